@@ -1,0 +1,63 @@
+// Input validation shared by every public entry. Checks are always on (never
+// compiled out under NDEBUG): a wrong answer is worse than a microsecond.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/types.hpp>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+
+namespace nldr {
+
+/// Requires `points` (N x D, one point per row) to be non-empty, have at least
+/// `min_points` rows and contain only finite values. `name` is used in the message.
+template <class Derived>
+void validate_points(const Eigen::MatrixBase<Derived>& points, const std::string& name = "X",
+                     Eigen::Index min_points = 1) {
+  const Eigen::Index n = points.rows(), d = points.cols();
+  if (n == 0 || d == 0)
+    throw_invalid(name, name, " is empty (", n, " x ", d, "): supply at least ", min_points,
+                  " point(s) with at least one coordinate");
+  if (n < min_points)
+    throw_invalid(name, name, " has N = ", n, " points, fewer than the ", min_points,
+                  " this method needs: supply more points");
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < d; ++j)
+      if (!std::isfinite(points(i, j)))
+        throw_invalid(name, name, "(", i, ", ", j, ") = ", points(i, j),
+                      " is not finite: remove or impute NaN/Inf values first");
+}
+
+/// Requires 1 <= k <= n_points - 1 (a point is never its own neighbor).
+inline void validate_neighbor_count(Eigen::Index k, Eigen::Index n_points, const std::string& name = "k") {
+  if (k < 1) throw_invalid(name, name, " = ", k, " must be >= 1");
+  if (k >= n_points)
+    throw_invalid(name, name, " = ", k, " must be < N = ", n_points,
+                  " (a point is not its own neighbor): lower ", name, " or supply more points");
+}
+
+/// Requires the target dimension 1 <= dim < limit (limit: N, or D where that matters).
+inline void validate_dimension(Eigen::Index dim, Eigen::Index limit, const std::string& limit_name,
+                               const std::string& name = "dim") {
+  if (dim < 1) throw_invalid(name, name, " = ", dim, " must be >= 1");
+  if (dim >= limit)
+    throw_invalid(name, name, " = ", dim, " must be < ", limit_name, " = ", limit, ": lower ", name);
+}
+
+/// Requires two inputs to describe the same number of points.
+inline void validate_same_rows(Eigen::Index rows_a, Eigen::Index rows_b, const std::string& name_a,
+                               const std::string& name_b) {
+  if (rows_a != rows_b)
+    throw_invalid(name_b, name_a, " has ", rows_a, " rows but ", name_b, " has ", rows_b,
+                  ": both must hold one row per point, in the same order");
+}
+
+/// Requires a finite, strictly positive value.
+inline void validate_positive(double value, const std::string& name) {
+  if (!(std::isfinite(value) && value > 0))
+    throw_invalid(name, name, " = ", value, " must be finite and > 0");
+}
+
+}  // namespace nldr

@@ -1,0 +1,32 @@
+// The NeighborSelector concept: anything that turns points into a NeighborGraph.
+//
+// A selector is a small value type (options fixed at construction) whose call
+// operator takes N x D points of either scalar type and returns the graph:
+//   NeighborGraph<double> g = KNearest{12}(X);
+// Pruning selectors wrap a candidate selector and satisfy the same concept.
+#pragma once
+
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <concepts>
+
+namespace nldr {
+
+template <class S, class T>
+concept NeighborSelector = Real<T> && requires(const S& selector, const Matrix<T>& points) {
+  { selector(points) } -> std::same_as<NeighborGraph<T>>;
+};
+
+/// How exact neighbor searches are carried out.
+enum class SearchBackend {
+  automatic,    ///< k-d tree up to kdtree_max_dimension, brute force above
+  kdtree,       ///< nanoflann k-d tree (best for low D)
+  brute_force,  ///< blocked GEMM distances (best for high D, where trees degenerate)
+};
+
+/// Dimension above which `automatic` switches from the k-d tree to brute force
+/// (measured in benchmarks/knn: see docs/benchmarks.md).
+inline constexpr Eigen::Index kdtree_max_dimension = 20;
+
+}  // namespace nldr
