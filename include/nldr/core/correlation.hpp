@@ -1,0 +1,64 @@
+// Pearson correlation accumulated in one pass, in double, in the order values are added
+// (so a fixed order gives bit-identical results). Shared by the residual-variance metric
+// and the embedders that report residual variance (Isomap).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace nldr {
+
+/// Running sums for the Pearson correlation of pairs (a, b). Values are shifted by the first
+/// pair seen, which keeps the sums well conditioned for large, nearly constant inputs.
+class PearsonAccumulator {
+ public:
+  void add(double a, double b) {
+    if (count_ == 0) {
+      shift_a_ = a;
+      shift_b_ = b;
+    }
+    a -= shift_a_;
+    b -= shift_b_;
+    ++count_;
+    sum_a_ += a;
+    sum_b_ += b;
+    sum_aa_ += a * a;
+    sum_bb_ += b * b;
+    sum_ab_ += a * b;
+  }
+  /// Merges another accumulator (e.g. one per thread, merged in a fixed order).
+  void merge(const PearsonAccumulator& other) {
+    if (other.count_ == 0) return;
+    if (count_ == 0) {
+      *this = other;
+      return;
+    }
+    // Re-express other's sums around this shift: x' = x + delta.
+    const double da = other.shift_a_ - shift_a_, db = other.shift_b_ - shift_b_;
+    const double n = double(other.count_);
+    sum_aa_ += other.sum_aa_ + 2 * da * other.sum_a_ + n * da * da;
+    sum_bb_ += other.sum_bb_ + 2 * db * other.sum_b_ + n * db * db;
+    sum_ab_ += other.sum_ab_ + da * other.sum_b_ + db * other.sum_a_ + n * da * db;
+    sum_a_ += other.sum_a_ + n * da;
+    sum_b_ += other.sum_b_ + n * db;
+    count_ += other.count_;
+  }
+  std::uint64_t count() const { return count_; }
+  /// Pearson r; NaN when fewer than 2 pairs or either side is constant.
+  double correlation() const {
+    const double n = double(count_);
+    const double cov = sum_ab_ - sum_a_ * sum_b_ / n;
+    const double var_a = sum_aa_ - sum_a_ * sum_a_ / n;
+    const double var_b = sum_bb_ - sum_b_ * sum_b_ / n;
+    if (count_ < 2 || !(var_a > 0) || !(var_b > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return cov / std::sqrt(var_a * var_b);
+  }
+
+ private:
+  std::uint64_t count_ = 0;
+  double shift_a_ = 0, shift_b_ = 0;
+  double sum_a_ = 0, sum_b_ = 0, sum_aa_ = 0, sum_bb_ = 0, sum_ab_ = 0;
+};
+
+}  // namespace nldr
