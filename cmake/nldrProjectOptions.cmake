@@ -3,6 +3,15 @@
 function(nldr_project_options target)
   target_link_libraries(${target} PRIVATE nldr::nldr)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # GCC 12 reports false positives inside Eigen (SelfAdjointEigenSolver, JacobiSVD) and libstdc++
+    # string concatenation at -O2; both are known GCC bugs (PR 105562, PR 105329).
+    target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized -Wno-restrict)
+  endif()
+  if(Boost_FOUND)  # optional: the R*-tree box index (nldr/neighbors/rstar_box_index.hpp)
+    target_link_libraries(${target} PRIVATE Boost::headers)
+    target_compile_definitions(${target} PRIVATE NLDR_HAVE_BOOST BOOST_ALLOW_DEPRECATED_HEADERS)
+  endif()
   if(NLDR_USE_OPENMP AND OpenMP_CXX_FOUND)
     target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
   endif()

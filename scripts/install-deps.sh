@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs nldr's build, test and example dependencies from Debian's archive (bookworm).
+# Idempotent; needs root (or sudo).
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build                               # toolchain
+  libeigen3-dev libnanoflann-dev libspectra-dev      # required by the library
+  catch2                                             # tests (Catch2 2.13)
+  libboost-dev libomp-dev libcli11-dev               # R*-tree index, OpenMP for clang, the nldr tool
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,13 @@
+// A downstream program built against the installed package: the README's example, checked.
+#include <nldr/nldr.hpp>
+
+#include <cstdio>
+
+int main() {
+  const auto data = nldr::datasets::generate<double>("s-curve", {.n = 800, .seed = 1});
+  const auto graph = nldr::KNearest{.k = 10}(data.points);
+  const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2}}.embed(data.points, graph);
+  const double t = nldr::metrics::trustworthiness(data.points, embedding.coordinates, 10);
+  std::printf("consumer: LLE of an S-curve, trustworthiness(10) = %.3f\n", t);
+  return t > 0.8 ? 0 : 1;  // an unrolled S-curve keeps neighborhoods; a broken install would not
+}
