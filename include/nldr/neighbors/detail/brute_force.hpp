@@ -1,0 +1,128 @@
+// Blocked brute-force neighbor search on GEMM, for high D where k-d trees degenerate.
+//
+// For a block of queries Q and a block of points P, the squared distances are approximated as
+// |q|^2 + |p|^2 - 2 q.p with one matrix product (Eigen GEMM) on mean-centered points (centering
+// keeps the norms, and so the cancellation error, small). That form loses precision, so it only
+// filters: every point whose approximation is within a rigorous error margin of the current k-th
+// best (or of the radius) is kept as a candidate, and the candidates are then offered to the
+// query's NearestSet at their exact squared_distance(), which makes the final choice. Memory is
+// the centered copy (N x D) plus one query-block x point-block product per thread, never N x N.
+#pragma once
+
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/detail/distance.hpp>
+#include <nldr/neighbors/detail/result_sets.hpp>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace nldr::detail {
+
+template <Real T>
+class BruteForce {
+ public:
+  /// Queries handled together (rows of one GEMM) and points per GEMM column block:
+  /// 256 x 1024 values of T are 1-2 MiB per thread.
+  static constexpr index_t query_block = 256;
+  static constexpr index_t point_block = 1024;
+
+  /// `points` must outlive this object.
+  explicit BruteForce(PointRows<T> points) : points_(points) {
+    using Map = Eigen::Map<const Matrix<T>, 0, Eigen::OuterStride<>>;
+    const Map x(points.data, points.rows, points.cols, Eigen::OuterStride<>(points.stride));
+    centered_ = x.rowwise() - x.colwise().mean();
+    norms_ = centered_.rowwise().squaredNorm();
+    max_norm_ = norms_.size() > 0 ? norms_.maxCoeff() : T(0);
+    // Higham (2002), sec. 3.1: a dot product or squared norm of D terms computed in any order errs
+    // by at most gamma_D = D u / (1 - D u) times the sum of |terms|, which is <= |q|^2 + |p|^2 here;
+    // the three further operations of |q|^2 + |p|^2 - 2 q.p and the rounding of the centering add
+    // a few u more. 4 (D + 8) u (|q|^2 + |p|^2) bounds the total with a factor >= 2 to spare.
+    error_scale_ = T(4) * T(points.cols + 8) * std::numeric_limits<T>::epsilon();
+    slack_ = rounding_slack<T>(points.cols);
+  }
+
+  /// Offers to sets[q] (reset for queries[q]) a superset of the answer of point queries[q],
+  /// at exact squared distances. queries.size() <= query_block.
+  void search(std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
+    const index_t nq = index_t(queries.size());
+    const Eigen::Index dim = points_.cols;
+    Matrix<T> q_rows(nq, dim);
+    std::vector<Filter> filters(std::size_t(nq), Filter{});
+    for (index_t q = 0; q < nq; ++q) {
+      q_rows.row(q) = centered_.row(queries[q]);
+      Filter& f = filters[q];
+      f.error = error_scale_ * (norms_[queries[q]] + max_norm_);
+      f.threshold = limit(sets[q].squared_radius_bound(), f.error);
+      f.capacity = std::size_t(sets[q].capacity());
+      f.prune_at = 2 * f.capacity + 64;
+    }
+    Matrix<T> approx;  // nq x np approximate squared distances
+    for (index_t p0 = 0; p0 < points_.rows; p0 += point_block) {
+      const index_t np = std::min(point_block, points_.rows - p0);
+      approx.noalias() = T(-2) * (q_rows * centered_.middleRows(p0, np).transpose());
+      approx.rowwise() += norms_.segment(p0, np).transpose();
+      for (index_t q = 0; q < nq; ++q) {
+        Filter& f = filters[q];
+        const index_t self = queries[q];
+        const T* row = approx.row(q).data();
+        const T q_norm = norms_[self];
+        for (index_t c = 0; c < np; ++c) {
+          const T a = row[c] + q_norm;
+          // !(a > t) also admits NaN, which only an overflowing norm can produce; the error
+          // margin is then infinite as well, so nothing is filtered out.
+          if (a > f.threshold || p0 + c == self) continue;
+          f.candidates.emplace_back(std::isnan(a) ? std::numeric_limits<T>::infinity() : a, p0 + c);
+          if (f.candidates.size() >= f.prune_at) prune(f);
+        }
+      }
+    }
+    for (index_t q = 0; q < nq; ++q) {
+      const T* query = points_.row(queries[q]);
+      for (const auto& [approx, j] : filters[q].candidates)
+        if (!(approx > filters[q].threshold))
+          sets[q].addPoint(squared_distance(query, points_.row(j), dim), typename NearestSet<T>::IndexType(j));
+    }
+  }
+
+ private:
+  struct Filter {
+    std::vector<std::pair<T, index_t>> candidates;  // (approximate squared distance, point)
+    T threshold = 0;                               // candidates above it cannot be in the answer
+    T error = 0;                                   // bound on |approximate - exact| for this query
+    std::size_t capacity = 0;
+    std::size_t prune_at = 0;
+  };
+
+  // Largest approximation a point can have and still belong to an answer whose exact k-th
+  // squared distance is at most `squared` + error: one error margin to reach the exact value,
+  // the rounding slack of the exact computation, one margin back.
+  T limit(T squared, T error) const { return (squared + error) * (T(1) + slack_) + error; }
+
+  // Shrinks the candidates to those within the margin of the current k-th best approximation.
+  void prune(Filter& f) const {
+    auto& c = f.candidates;
+    if (f.capacity > 0 && c.size() > f.capacity) {
+      auto kth = c.begin() + std::ptrdiff_t(f.capacity - 1);
+      std::nth_element(c.begin(), kth, c.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      f.threshold = std::min(f.threshold, limit(kth->first, f.error));
+      c.erase(std::remove_if(c.begin(), c.end(), [&](const auto& e) { return e.first > f.threshold; }), c.end());
+    }
+    // Many ties within the margin can keep the list long: prune again only once it has doubled.
+    f.prune_at = 2 * std::max(c.size(), f.capacity) + 64;
+  }
+
+  PointRows<T> points_;
+  Matrix<T> centered_;  // N x D, rows minus their mean
+  Vector<T> norms_;     // squared norms of the centered rows
+  T max_norm_ = 0;
+  T error_scale_ = 0;
+  T slack_ = 0;
+};
+
+}  // namespace nldr::detail
