@@ -1,0 +1,108 @@
+// Curved 2-D surfaces in 3-D: punctured-sphere, twin-peaks, gaussian, mobius
+// (seed 000 ch. 1 and 4; definitions of Wittman's mani.m where the seed names them only).
+#pragma once
+
+#include <nldr/core/random.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/datasets/dataset.hpp>
+#include <nldr/datasets/detail/generation.hpp>
+#include <nldr/datasets/geodesic.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace nldr::datasets {
+
+/// Height of the puncture: the open cap z > 0.75 of the unit sphere is empty. mani.m's
+/// punctured sphere (after Saul & Roweis) ends at about z = 0.73 (in our centering).
+inline constexpr double punctured_sphere_z_max = 0.75;
+
+/// Punctured sphere (seed 000 fig. 1.4): points uniform by area on the unit sphere minus the
+/// polar cap z > 0.75 (Archimedes: z ~ U[-1, 0.75] and azimuth ~ U[0, 2 pi) is uniform by
+/// area; mani.m instead lifts a planar grid, which is denser near the cap). Intrinsic:
+/// stereographic coordinates (x, y) / (1 - z) from the north pole, a conformal chart of the
+/// whole punctured sphere (the disk of radius sqrt(7)); not isometric. manifold_distances()
+/// is exact: great-circle distance, or the path around the cap when the arc would cross it.
+/// Parameter z. n >= 1.
+template <Real T = double>
+Dataset<T> punctured_sphere(const Options& options = {}) {
+  Dataset<T> data = detail::allocate<T>("punctured-sphere", options, 3, 2);
+  Random random(options.seed);
+  for (index_t i = 0; i < options.n; ++i) {
+    const double z = random.uniform(-1, punctured_sphere_z_max);
+    const double azimuth = random.uniform(0, 2 * std::numbers::pi);
+    const double rho = std::sqrt(std::max(0.0, 1 - z * z));
+    const PuncturedSphereGeodesic::Point p{rho * std::cos(azimuth), rho * std::sin(azimuth), z};
+    const auto uv = PuncturedSphereGeodesic::to_stereographic(p);
+    data.points.row(i) << T(p[0]), T(p[1]), T(p[2]);
+    data.intrinsic.row(i) << T(uv[0]), T(uv[1]);
+    data.parameter(i) = T(z);
+  }
+  detail::add_noise(data.points, options.noise, random);
+  data.geodesic = PuncturedSphereGeodesic(punctured_sphere_z_max);
+  return data;
+}
+
+/// Twin peaks (seed 000 fig. 1.3; Saul & Roweis, as in mani.m): (x, y) ~ U(-1, 1]^2,
+/// point (x, y, sin(pi x) tanh(3 y)). Intrinsic (x, y), the graph chart, not isometric; no
+/// closed-form geodesics. Parameter z. n >= 1.
+template <Real T = double>
+Dataset<T> twin_peaks(const Options& options = {}) {
+  Dataset<T> data = detail::allocate<T>("twin-peaks", options, 3, 2);
+  Random random(options.seed);
+  for (index_t i = 0; i < options.n; ++i) {
+    const double x = 1 - 2 * random.uniform(), y = 1 - 2 * random.uniform();
+    const double z = std::sin(std::numbers::pi * x) * std::tanh(3 * y);
+    data.points.row(i) << T(x), T(y), T(z);
+    data.intrinsic.row(i) << T(x), T(y);
+    data.parameter(i) = T(z);
+  }
+  detail::add_noise(data.points, options.noise, random);
+  data.geodesic = NoGeodesic{"twin-peaks is curved in two directions (no closed-form geodesics); "
+                             "estimate them with graph shortest paths"};
+  return data;
+}
+
+/// Gaussian surface (seed 000 fig. 3.3a; mani.m's "Gaussian randomly sampled", sigma = 1):
+/// (x, y) ~ N(0, I), point (x, y, exp(-(x^2 + y^2) / 2) / (2 pi)). Intrinsic (x, y), the
+/// graph chart, not isometric; no closed-form geodesics; no labels. Parameter z. n >= 1.
+template <Real T = double>
+Dataset<T> gaussian(const Options& options = {}) {
+  Dataset<T> data = detail::allocate<T>("gaussian", options, 3, 2);
+  Random random(options.seed);
+  for (index_t i = 0; i < options.n; ++i) {
+    const double x = random.normal(), y = random.normal();
+    const double z = std::exp(-(x * x + y * y) / 2) / (2 * std::numbers::pi);
+    data.points.row(i) << T(x), T(y), T(z);
+    data.intrinsic.row(i) << T(x), T(y);
+    data.parameter(i) = T(z);
+  }
+  detail::add_noise(data.points, options.noise, random);
+  data.geodesic = NoGeodesic{"the Gaussian surface has no closed-form geodesics; "
+                             "estimate them with graph shortest paths"};
+  return data;
+}
+
+/// Mobius strip (seed 000 table 4.4, no formula given; the standard parametrization):
+/// u ~ U[0, 2 pi), v ~ U[-1, 1], point ((1 + v/2 cos(u/2)) cos u, (1 + v/2 cos(u/2)) sin u,
+/// v/2 sin(u/2)): radius 1, width 1, uniform in (u, v). Intrinsic (u, v): not isometric
+/// (this strip is not developable) and not a global chart (the strip is non-orientable:
+/// (u + 2 pi, v) is the point (u, -v)); no closed-form geodesics. Parameter u. n >= 1.
+template <Real T = double>
+Dataset<T> mobius(const Options& options = {}) {
+  Dataset<T> data = detail::allocate<T>("mobius", options, 3, 2);
+  Random random(options.seed);
+  for (index_t i = 0; i < options.n; ++i) {
+    const double u = random.uniform(0, 2 * std::numbers::pi), v = random.uniform(-1, 1);
+    const double radius = 1 + 0.5 * v * std::cos(u / 2);
+    data.points.row(i) << T(radius * std::cos(u)), T(radius * std::sin(u)), T(0.5 * v * std::sin(u / 2));
+    data.intrinsic.row(i) << T(u), T(v);
+    data.parameter(i) = T(u);
+  }
+  detail::add_noise(data.points, options.noise, random);
+  data.geodesic = NoGeodesic{"the Mobius strip has no closed-form geodesics; estimate them with graph shortest paths"};
+  return data;
+}
+
+}  // namespace nldr::datasets
