@@ -1,0 +1,82 @@
+// AtomicFile: the target appears complete or not at all; failures leave nothing behind.
+// Checked by listing the directory (hidden temporary files included) after each case.
+#include "catch.hpp"
+#include "scratch_dir.hpp"
+
+#include <nldr/io/atomic_file.hpp>
+#include <nldr/io/csv_write.hpp>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+TEST_CASE("AtomicFile creates the file only at commit", "[io][atomic]") {
+  nldr_test::ScratchDir dir;
+  const auto path = dir / "out.txt";
+  {
+    nldr::io::AtomicFile file(path);
+    file.write("hello ");
+    file.write("world\n");
+    CHECK_FALSE(std::filesystem::exists(path));  // only the hidden temporary exists so far
+    CHECK(dir.listing().size() == 1);
+    file.commit();
+  }
+  CHECK(nldr_test::read_file(path) == "hello world\n");
+  CHECK(dir.listing() == std::set<std::string>{"out.txt"});
+}
+
+TEST_CASE("AtomicFile replaces an existing file atomically, or keeps it on failure", "[io][atomic]") {
+  nldr_test::ScratchDir dir;
+  const auto path = dir / "data.csv";
+  nldr_test::write_file(path, "old content\n");
+
+  // A writer that fails half-way (an exception from the caller's code) leaves the old file.
+  CHECK_THROWS_AS(
+      [&] {
+        nldr::io::CsvWriter writer(path, {"x"});
+        for (int i = 0; i < 100000; ++i) writer.write_row(i);  // > 64 KiB: part is on disk already
+        throw std::runtime_error("simulated failure while writing");
+      }(),
+      std::runtime_error);
+  CHECK(nldr_test::read_file(path) == "old content\n");
+  CHECK(dir.listing() == std::set<std::string>{"data.csv"});
+
+  nldr::io::write_file_atomically(path, "new content\n");
+  CHECK(nldr_test::read_file(path) == "new content\n");
+  CHECK(dir.listing() == std::set<std::string>{"data.csv"});
+}
+
+TEST_CASE("AtomicFile refuses unusable targets with the path and the fix", "[io][atomic]") {
+  nldr_test::ScratchDir dir;
+  const auto in_missing = dir / "no" / "such" / "dir" / "out.csv";
+  CHECK_THROWS_WITH(nldr::io::AtomicFile(in_missing),
+                    ContainsSubstring(in_missing.string() + ": cannot be written: directory '") &&
+                        ContainsSubstring("does not exist: create it first"));
+  CHECK_THROWS_WITH(nldr::io::write_csv(in_missing, nldr::Matrix<double>::Ones(2, 2)),
+                    ContainsSubstring("does not exist"));
+  CHECK_THROWS_WITH(nldr::io::AtomicFile(dir.path()), ContainsSubstring("is a directory"));
+  nldr_test::write_file(dir / "plain", "x");
+  CHECK_THROWS_WITH(nldr::io::AtomicFile(dir / "plain" / "out.csv"), ContainsSubstring("is not a directory"));
+  CHECK_THROWS_AS(nldr::io::AtomicFile(""), nldr::invalid_argument);
+  CHECK_THROWS_WITH(nldr::io::AtomicFile("/dev/null"), ContainsSubstring("is not a regular file"));
+  CHECK(dir.listing() == std::set<std::string>{"plain"});  // nothing else was left behind
+}
+
+TEST_CASE("AtomicFile follows a symbolic link and replaces its target", "[io][atomic]") {
+  nldr_test::ScratchDir dir;
+  nldr_test::write_file(dir / "real.txt", "old");
+  std::filesystem::create_symlink(dir / "real.txt", dir / "link.txt");
+  nldr::io::write_file_atomically(dir / "link.txt", "new");
+  CHECK(std::filesystem::is_symlink(dir / "link.txt"));
+  CHECK(nldr_test::read_file(dir / "real.txt") == "new");
+  CHECK(dir.listing() == std::set<std::string>{"link.txt", "real.txt"});
+}
+
+TEST_CASE("AtomicFile misuse after commit is reported", "[io][atomic]") {
+  nldr_test::ScratchDir dir;
+  nldr::io::AtomicFile file(dir / "a.txt");
+  file.commit();
+  CHECK_THROWS_AS(file.write("late"), nldr::io_error);
+  CHECK_THROWS_AS(file.commit(), nldr::io_error);
+  CHECK(nldr_test::read_file(dir / "a.txt").empty());
+}
