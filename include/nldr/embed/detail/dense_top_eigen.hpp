@@ -1,0 +1,125 @@
+// Top (largest algebraic) eigenpairs of a dense symmetric N x N matrix, as classical MDS
+// and Isomap need them (ALGORITHMS.md sec. 3: "dense top spectra: Spectra on a parallel dense
+// mat-vec, never a full O(N^3) decomposition for large N").
+//
+// Small N: one full Eigen::SelfAdjointEigenSolver (cheap, and exact for every eigenvalue).
+// Larger N: Spectra's implicitly restarted Lanczos (SymEigsSolver) on a row-parallel mat-vec
+// that reads the matrix in its stored precision (float or double) and accumulates in double.
+// Each row's dot product is computed by one thread, so results do not depend on the thread count.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/embed/embedding.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <Spectra/SymEigsSolver.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace nldr {
+
+/// How the top eigenpairs of a dense symmetric matrix are found (MDS, Isomap, Landmark Isomap).
+struct TopEigenOptions {
+  /// Matrices with N <= dense_below rows use one full dense decomposition (O(N^3), exact);
+  /// larger ones use Spectra's Lanczos on a parallel mat-vec (O(N^2) per product). >= 0.
+  index_t dense_below = 200;
+  /// Lanczos restarts before giving up with nldr::convergence_error; >= 1.
+  int max_iterations = 1000;
+  /// Relative residual tolerance of the Lanczos solver; in (0, 1).
+  double tolerance = 1e-10;
+};
+
+namespace detail {
+
+/// Spectra operator y = A x for a dense symmetric row-major A stored as float or double.
+template <Real S>
+class ParallelSymProduct {
+ public:
+  using Scalar = double;
+  explicit ParallelSymProduct(const Matrix<S>& matrix) : matrix_(matrix) {}
+  Eigen::Index rows() const { return matrix_.rows(); }
+  Eigen::Index cols() const { return matrix_.cols(); }
+  void perform_op(const double* x_in, double* y_out) const {
+    const Eigen::Map<const Eigen::VectorXd> x(x_in, matrix_.cols());
+    parallel_for(
+        0, matrix_.rows(),
+        [&](std::int64_t i) {
+          if constexpr (std::is_same_v<S, double>)
+            y_out[i] = matrix_.row(i).dot(x.transpose());
+          else
+            y_out[i] = matrix_.row(i).template cast<double>().dot(x.transpose());
+        },
+        64);
+  }
+
+ private:
+  const Matrix<S>& matrix_;
+};
+
+/// The `top` largest eigenvalues (descending) with unit eigenvectors (N x top, columns), and the
+/// `bottom` smallest eigenvalues (ascending; values only) of a symmetric matrix.
+struct TopEigenpairs {
+  Eigen::VectorXd values;
+  Eigen::MatrixXd vectors;
+  Eigen::VectorXd smallest;
+  EigenDiagnostics diagnostics;
+};
+
+/// Solves for the extreme eigenpairs of the symmetric N x N `matrix`; requires
+/// 1 <= top < N and 0 <= bottom <= N - top. `method` names the caller in error messages.
+/// \throws nldr::convergence_error when Lanczos does not converge (naming nev, ncv and maxit).
+template <Real S>
+TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Eigen::Index bottom,
+                                   const TopEigenOptions& options, const std::string& method) {
+  const Eigen::Index n = matrix.rows();
+  TopEigenpairs result;
+  if (n <= options.dense_below) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(matrix.template cast<double>());
+    if (solver.info() != Eigen::Success)
+      throw convergence_error(method + ": the dense symmetric eigensolver failed (N = " + std::to_string(n) +
+                              "); check the input for extreme values");
+    // Eigen returns ascending eigenvalues.
+    result.values = solver.eigenvalues().tail(top).reverse();
+    result.vectors = solver.eigenvectors().rightCols(top).rowwise().reverse();
+    result.smallest = solver.eigenvalues().head(bottom);
+    result.diagnostics.solver = "dense";
+    return result;
+  }
+  if (options.max_iterations < 1)
+    throw_invalid("max_iterations", "max_iterations = ", options.max_iterations, " must be >= 1");
+  if (!(options.tolerance > 0 && options.tolerance < 1))
+    throw_invalid("tolerance", "tolerance = ", options.tolerance, " must lie in (0, 1)");
+  ParallelSymProduct<S> op(matrix);
+  const auto solve = [&](Eigen::Index nev, Spectra::SortRule rule) {
+    // ncv: Spectra's advice is ncv >= 2 nev; 20 leaves room for a few clustered eigenvalues.
+    const Eigen::Index ncv = std::min<Eigen::Index>(n, std::max<Eigen::Index>(2 * nev + 1, 20));
+    Spectra::SymEigsSolver<ParallelSymProduct<S>> solver(op, nev, ncv);
+    solver.init();
+    solver.compute(rule, options.max_iterations, options.tolerance, rule);
+    result.diagnostics.iterations += int(solver.num_iterations());
+    result.diagnostics.operations += int(solver.num_operations());
+    if (solver.info() != Spectra::CompInfo::Successful)
+      throw convergence_error(detail::concat(method, ": the Lanczos eigensolver did not converge (nev = ", nev,
+                                             ", ncv = ", ncv, ", maxit = ", options.max_iterations,
+                                             ", tol = ", options.tolerance,
+                                             "): raise eigen.max_iterations or eigen.tolerance"));
+    return solver;
+  };
+  {
+    auto solver = solve(top, Spectra::SortRule::LargestAlge);
+    result.values = solver.eigenvalues();
+    result.vectors = solver.eigenvectors();
+  }
+  if (bottom > 0) result.smallest = solve(bottom, Spectra::SortRule::SmallestAlge).eigenvalues();
+  result.diagnostics.solver = "spectra-lanczos";
+  return result;
+}
+
+}  // namespace detail
+}  // namespace nldr

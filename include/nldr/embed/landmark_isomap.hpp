@@ -1,0 +1,288 @@
+// Landmark Isomap, L-ISOMAP (de Silva & Tenenbaum 2003, "Global versus local methods in nonlinear
+// dimensionality reduction"; de Silva & Tenenbaum 2004, "Sparse multidimensional scaling using
+// landmark points"; seed 004):
+//   1. choose m landmarks (uniformly at random with a seed, or MaxMin: each next landmark is the
+//      point farthest, in graph geodesic distance, from those chosen so far);
+//   2. Dijkstra from the landmarks only: an m x N geodesic matrix G;
+//   3. landmark MDS: classical MDS of the m x m block, B_m = -1/2 J Delta_m J with eigenpairs
+//      (lambda_k, v_k); L^# has rows v_k^T / sqrt(lambda_k);
+//   4. distance-based triangulation of every point x from its squared geodesics delta_x to the
+//      landmarks: y_x = -1/2 L^# (delta_x - delta_mean), delta_mean = mean column of Delta_m
+//      (de Silva & Tenenbaum 2004, eq. 3). Landmarks land on their own L-MDS coordinates.
+// With every point a landmark this is exactly Isomap. Memory O(m N), time O(m E log N).
+#pragma once
+
+#include <nldr/core/correlation.hpp>
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/random.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/embed/detail/connectivity.hpp>
+#include <nldr/embed/detail/dense_top_eigen.hpp>
+#include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/isomap.hpp>
+#include <nldr/embed/mds.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/shortest_paths.hpp>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace nldr {
+
+/// How landmarks are chosen.
+enum class LandmarkSelection {
+  random,   ///< m distinct points uniformly at random (seeded); sources run in parallel
+  max_min,  ///< first at random, then greedily the point farthest from all chosen (de Silva &
+            ///< Tenenbaum 2004, sec. 5); spreads landmarks evenly but runs Dijkstra serially
+};
+
+/// Options of Landmark Isomap.
+struct LandmarkIsomapOptions {
+  /// Target dimension d, 1 <= d < landmarks.
+  index_t dim = 2;
+  /// Number of landmarks m, dim < m <= N (at least dim + 1 in general position).
+  index_t landmarks = 100;
+  /// How the landmarks are chosen.
+  LandmarkSelection selection = LandmarkSelection::random;
+  /// Seed of the landmark choice and of the residual-variance sample.
+  std::uint64_t seed = 0;
+  /// Most negative eigenvalues of the landmark MDS matrix to report (0 <= count <= m - dim).
+  index_t negative_eigenvalues = 0;
+  /// Residual variance uses all (landmark, point) pairs when there are at most this many,
+  /// otherwise this many drawn uniformly with `seed`; >= 1.
+  std::int64_t residual_pairs = 1'000'000;
+  /// Eigensolver settings for the m x m landmark MDS.
+  TopEigenOptions eigen{};
+  /// Memory limit in bytes for the m x N geodesic matrix (0: the memory available now).
+  std::uint64_t memory_limit = 0;
+};
+
+/// Result of Landmark Isomap; also the model that places new points (`transform`).
+template <Real T>
+struct LandmarkIsomapModel : MdsEmbedding<T> {
+  std::vector<index_t> landmarks;   ///< the m landmark point indices, in choice order
+  Matrix<T> landmark_geodesics;     ///< m x N: row a = geodesic distances from landmarks[a]
+  Eigen::MatrixXd pseudo_inverse;   ///< d x m: L^#, rows v_k^T / sqrt(lambda_k)
+  Eigen::VectorXd mean_squared;     ///< m: delta_mean, mean squared geodesic from each landmark to the landmarks
+  Matrix<T> training_points;        ///< N x D copy of X (for transform)
+  /// 1 - r^2 between geodesic and embedding distances over (landmark, point) pairs. With random
+  /// landmarks these are a uniform sample of all pairs.
+  double residual_variance = 0;
+  std::int64_t residual_pairs = 0;
+  bool residual_sampled = false;
+
+  /// Triangulates points from their geodesic distances to the landmarks: `distances` is P x m
+  /// (row p: distance of point p to landmarks[0..m-1], finite, >= 0); returns P x d.
+  /// \throws nldr::invalid_argument naming "distances".
+  template <class Derived>
+  Matrix<T> triangulate(const Eigen::MatrixBase<Derived>& distances) const {
+    if (distances.cols() != Eigen::Index(landmarks.size()))
+      throw_invalid("distances", "distances has ", distances.cols(), " columns but the model has m = ",
+                    landmarks.size(), " landmarks: one column per landmark");
+    if (distances.rows() == 0) return Matrix<T>(0, pseudo_inverse.rows());
+    validate_points(distances, "distances");
+    if ((distances.array() < 0).any())
+      throw_invalid("distances", "distances has a negative entry: geodesic distances are >= 0");
+    Matrix<T> Y(distances.rows(), pseudo_inverse.rows());
+    parallel_for(0, distances.rows(), [&](std::int64_t p) {
+      const Eigen::VectorXd centered =
+          distances.row(p).transpose().template cast<double>().cwiseAbs2() - mean_squared;
+      Y.row(p) = (-0.5 * (pseudo_inverse * centered)).transpose().template cast<T>();
+    });
+    return Y;
+  }
+
+  /// Places new points (P x D, finite, same D as the training points): each new point is joined
+  /// to its k nearest training points (Euclidean, brute force O(P N D)), its geodesic to landmark a
+  /// is min_j (|x - x_j| + G(a, j)) over those k points, and it is triangulated as above.
+  /// 1 <= k <= N. \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k = 12) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LandmarkIsomapModel::transform: same scalar as fit");
+    const Eigen::Index n = training_points.rows(), m = Eigen::Index(landmarks.size());
+    if (X_new.rows() == 0) return Matrix<T>(0, pseudo_inverse.rows());
+    validate_points(X_new, "X_new");
+    if (X_new.cols() != training_points.cols())
+      throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ",
+                    training_points.cols(), ": supply points of the same dimension");
+    if (k < 1 || k > n) throw_invalid("k", "k = ", k, " must lie in [1, N = ", n, "]");
+    Eigen::MatrixXd to_landmarks(X_new.rows(), m);
+    parallel_for(0, X_new.rows(), [&](std::int64_t p) {
+      const Eigen::RowVectorXd x = X_new.row(p).template cast<double>();
+      std::vector<std::pair<double, index_t>> nearest(static_cast<std::size_t>(n));
+      for (Eigen::Index j = 0; j < n; ++j)
+        nearest[j] = {(training_points.row(j).template cast<double>() - x).norm(), index_t(j)};
+      std::partial_sort(nearest.begin(), nearest.begin() + k, nearest.end());
+      for (Eigen::Index a = 0; a < m; ++a) {
+        double best = std::numeric_limits<double>::infinity();
+        for (index_t q = 0; q < k; ++q)
+          best = std::min(best, nearest[q].first + double(landmark_geodesics(a, nearest[q].second)));
+        to_landmarks(p, a) = best;
+      }
+    });
+    return triangulate(to_landmarks);
+  }
+};
+
+/// Landmark Isomap of X along a neighbor graph from any selector (union-symmetrized, Euclidean
+/// edge lengths recomputed from X, as Isomap).
+///
+/// \code
+/// auto data = nldr::datasets::swiss_roll<double>({.n = 100000, .seed = 1});
+/// auto graph = nldr::KNearest{12}(data.points);
+/// auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 200}}.embed(data.points, graph);
+/// model.coordinates;                 // 100000 x 2
+/// auto y = model.transform(X_new);   // new points, same triangulation
+/// \endcode
+struct LandmarkIsomap {
+  LandmarkIsomapOptions options;
+
+  /// X: N x D points (finite); graph: any NeighborGraph on the N points.
+  /// \throws nldr::invalid_argument ("X", "graph", "dim", "landmarks", ...), nldr::disconnected_graph,
+  /// nldr::memory_limit_exceeded.
+  template <class Derived>
+  LandmarkIsomapModel<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
+                                                      const NeighborGraph<typename Derived::Scalar>& graph) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "nldr::LandmarkIsomap: the points must be float or double");
+    validate_points(X, "X", 2);
+    const PointsRef<T> points(X.derived());
+    const auto n = index_t(points.rows());
+    detail::validate_graph_size(graph, n);
+    const index_t m = options.landmarks;
+    if (m < 2 || m > n)
+      throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: lower landmarks");
+    validate_dimension(options.dim, m, "landmarks");
+    if (options.negative_eigenvalues < 0 || options.negative_eigenvalues > m - options.dim)
+      throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", options.negative_eigenvalues,
+                    " must lie in [0, landmarks - dim = ", m - options.dim, "]");
+    check_memory(std::uint64_t(m) * std::uint64_t(n) * sizeof(T),
+                 detail::concat("LandmarkIsomap: the ", m, " x ", n, " landmark geodesic matrix"),
+                 "use fewer landmarks", options.memory_limit);
+
+    LandmarkIsomapModel<T> model;
+    StageTimes times;
+    Stopwatch watch;
+    const NeighborGraph<T> symmetric = detail::euclidean_symmetric_graph<T>(points, graph);
+    detail::require_connected(symmetric, "LandmarkIsomap");
+    times.add("symmetrize", watch.seconds());
+
+    watch.restart();
+    if (options.selection == LandmarkSelection::random) {
+      model.landmarks = random_landmarks(n, m);
+      model.landmark_geodesics = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks));
+    } else {
+      max_min_landmarks(symmetric, m, model);
+    }
+    times.add("shortest paths", watch.seconds());
+
+    // Landmark MDS on the m x m block of squared geodesics.
+    Matrix<double> block(m, m);
+    for (index_t a = 0; a < m; ++a)
+      for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(model.landmark_geodesics(a, model.landmarks[b])), 2);
+    model.mean_squared = block.rowwise().mean();
+    detail::double_center_squared(block);
+    watch.restart();
+    auto pairs = detail::dense_top_eigenpairs(block, options.dim, options.negative_eigenvalues, options.eigen,
+                                              "LandmarkIsomap");
+    times.add("eigensolve", watch.seconds());
+    for (index_t k = 0; k < options.dim; ++k)
+      if (!(pairs.values[k] > 0))
+        throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", pairs.values[k],
+                      " <= 0, so the ", m, " landmarks do not span dim = ", options.dim,
+                      " dimensions: use more landmarks or max_min selection");
+    detail::fix_signs(pairs.vectors);
+    model.pseudo_inverse = pairs.values.cwiseSqrt().cwiseInverse().asDiagonal() * pairs.vectors.transpose();
+    model.eigenvalues = pairs.values.template cast<T>();
+    Eigen::Index negative = 0;
+    while (negative < pairs.smallest.size() && pairs.smallest[negative] < 0) ++negative;
+    model.negative_eigenvalues = pairs.smallest.head(negative);
+    model.trace = block.trace();
+    model.solver = pairs.diagnostics;
+
+    watch.restart();
+    model.coordinates = model.triangulate(model.landmark_geodesics.transpose());
+    times.add("triangulation", watch.seconds());
+
+    watch.restart();
+    residual(model, n, m);
+    times.add("residual variance", watch.seconds());
+    model.training_points = points;
+    model.times = std::move(times);
+    return model;
+  }
+
+ private:
+  std::vector<index_t> random_landmarks(index_t n, index_t m) const {
+    // Partial Fisher-Yates shuffle with nldr::Random: m distinct points, portable.
+    std::vector<index_t> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), index_t{0});
+    Random random(options.seed);
+    for (index_t a = 0; a < m; ++a) std::swap(order[a], order[a + index_t(random.below(std::uint64_t(n - a)))]);
+    order.resize(std::size_t(m));
+    return order;
+  }
+
+  template <Real T>
+  void max_min_landmarks(const NeighborGraph<T>& graph, index_t m, LandmarkIsomapModel<T>& model) const {
+    const index_t n = graph.size();
+    model.landmark_geodesics.resize(m, n);
+    std::vector<double> nearest(std::size_t(n), std::numeric_limits<double>::infinity());
+    detail::DijkstraWorkspace work;
+    index_t next = index_t(Random(options.seed).below(std::uint64_t(n)));
+    for (index_t a = 0; a < m; ++a) {
+      model.landmarks.push_back(next);
+      detail::dijkstra(graph, next, std::span<T>(model.landmark_geodesics.row(a).data(), std::size_t(n)), work);
+      // Next landmark: largest distance to the chosen set (ties: smallest index).
+      double farthest = -1;
+      for (index_t j = 0; j < n; ++j) {
+        nearest[j] = std::min(nearest[j], double(model.landmark_geodesics(a, j)));
+        if (nearest[j] > farthest) {
+          farthest = nearest[j];
+          next = j;
+        }
+      }
+    }
+  }
+
+  template <Real T>
+  void residual(LandmarkIsomapModel<T>& model, index_t n, index_t m) const {
+    if (options.residual_pairs < 1)
+      throw_invalid("residual_pairs", "residual_pairs = ", options.residual_pairs, " must be >= 1");
+    PearsonAccumulator accumulator;
+    const auto add = [&](index_t a, index_t j) {
+      const index_t l = model.landmarks[a];
+      if (l == j) return;
+      accumulator.add(double(model.landmark_geodesics(a, j)),
+                      (model.coordinates.row(l).template cast<double>() - model.coordinates.row(j).template cast<double>())
+                          .norm());
+    };
+    const std::int64_t all = std::int64_t(m) * n;
+    model.residual_sampled = all > options.residual_pairs;
+    if (!model.residual_sampled) {
+      for (index_t a = 0; a < m; ++a)
+        for (index_t j = 0; j < n; ++j) add(a, j);
+    } else {
+      Random random(options.seed ^ 0x5eed5eed5eed5eedULL);
+      for (std::int64_t p = 0; p < options.residual_pairs; ++p)
+        add(index_t(random.below(std::uint64_t(m))), index_t(random.below(std::uint64_t(n))));
+    }
+    model.residual_pairs = std::int64_t(accumulator.count());
+    const double r = accumulator.correlation();
+    model.residual_variance = std::isnan(r) ? 1.0 : 1.0 - r * r;
+  }
+};
+
+}  // namespace nldr

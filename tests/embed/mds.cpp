@@ -1,0 +1,134 @@
+// Classical MDS: equals PCA on Euclidean distances; negative eigenvalues against a literal
+// B = -1/2 J D^2 J decomposed by Eigen.
+#include "catch.hpp"
+
+#include <nldr/core/random.hpp>
+#include <nldr/embed/mds.hpp>
+#include <nldr/embed/pca.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace {
+
+template <class T>
+nldr::Matrix<T> gaussian_points(int n, int d, std::uint64_t seed) {
+  nldr::Random random(seed);
+  nldr::Matrix<T> X(n, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) X(i, j) = T(random.normal() * (d - j));  // distinct variances per axis
+  return X;
+}
+
+template <class T>
+nldr::Matrix<T> euclidean_distances(const nldr::Matrix<T>& X) {
+  nldr::Matrix<T> D(X.rows(), X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < X.rows(); ++j)
+      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
+  return D;
+}
+
+// Largest |difference| between two embeddings after flipping each column of b to match a's sign.
+template <class A, class B>
+double max_difference_up_to_sign(const A& a, const B& b) {
+  double worst = 0;
+  for (Eigen::Index c = 0; c < a.cols(); ++c) {
+    const Eigen::VectorXd x = a.col(c).template cast<double>(), y = b.col(c).template cast<double>();
+    const double sign = x.dot(y) < 0 ? -1 : 1;
+    worst = std::max(worst, (x - sign * y).cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("MDS of Euclidean distances equals PCA up to sign", "[mds]", float, double) {
+  // Both the dense path (N = 60) and the Lanczos path (N = 260 > dense_below = 200).
+  for (const int n : {60, 260}) {
+    INFO("N = " << n);
+    const auto X = gaussian_points<TestType>(n, 4, 2);
+    const auto pca = nldr::Pca{{.dim = 3, .solver = nldr::PcaSolver::covariance}}.fit(X);
+    const auto mds = nldr::ClassicalMds{{.dim = 3}}.embed_distances(euclidean_distances(X));
+    REQUIRE(mds.solver.solver == (n > 200 ? "spectra-lanczos" : "dense"));
+    // Coordinates of scale ~4: float rounding of the distances (squared, centered) costs ~1e-4
+    // absolute; double agrees to 1e-8.
+    const double tolerance = std::is_same_v<TestType, float> ? 2e-3 : 1e-8;
+    REQUIRE(max_difference_up_to_sign(pca.coordinates, mds.coordinates) < tolerance);
+    // MDS eigenvalues are (N - 1) times PCA's variances.
+    for (int k = 0; k < 3; ++k)
+      REQUIRE_THAT(double(mds.eigenvalues[k]), WithinRel(double(pca.explained_variance[k]) * (n - 1), 1e-4));
+    // Euclidean input: B is positive semi-definite, no negative eigenvalue beyond rounding.
+    for (Eigen::Index k = 0; k < mds.negative_eigenvalues.size(); ++k)
+      REQUIRE(std::abs(mds.negative_eigenvalues[k]) < 1e-3 * double(mds.eigenvalues[0]));
+    // embed(X) goes through the Gram matrix: the same embedding.
+    const auto direct = nldr::ClassicalMds{{.dim = 3}}.embed(X);
+    REQUIRE(max_difference_up_to_sign(direct.coordinates, mds.coordinates) < tolerance);
+    REQUIRE_THAT(direct.trace, WithinRel(mds.trace, 1e-4));
+  }
+}
+
+TEMPLATE_TEST_CASE("MDS reports the negative eigenvalues of non-Euclidean dissimilarities", "[mds]", float, double) {
+  // Random dissimilarities in [1, 2] (a metric, but not Euclidean for 12 points): compare with the
+  // literal B = -1/2 J D^2 J decomposed in full by Eigen.
+  const int n = 12;
+  nldr::Random random(9);
+  Eigen::MatrixXd D = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) D(i, j) = D(j, i) = random.uniform(1, 2);
+  const Eigen::MatrixXd J = Eigen::MatrixXd::Identity(n, n) - Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+  const Eigen::MatrixXd B = -0.5 * J * D.cwiseAbs2() * J;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> reference(B);
+  REQUIRE(reference.eigenvalues()[0] < -0.01);  // the premise: clearly non-Euclidean
+
+  const nldr::Matrix<TestType> input = D.cast<TestType>();
+  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 3}}.embed_distances(input);
+  const double tolerance = std::is_same_v<TestType, float> ? 1e-5 : 1e-12;
+  REQUIRE(mds.negative_eigenvalues.size() >= 1);
+  for (Eigen::Index k = 0; k < mds.negative_eigenvalues.size(); ++k)
+    REQUIRE_THAT(mds.negative_eigenvalues[k], WithinAbs(reference.eigenvalues()[k], tolerance * 10));
+  REQUIRE_THAT(double(mds.eigenvalues[0]), WithinAbs(reference.eigenvalues()[n - 1], tolerance * 10));
+  REQUIRE_THAT(mds.trace, WithinAbs(B.trace(), tolerance * 100));
+  // Coordinates: Y = v sqrt(lambda), so Y^T Y = diag(lambda).
+  const Eigen::MatrixXd Y = mds.coordinates.template cast<double>();
+  REQUIRE_THAT((Y.transpose() * Y)(0, 0), WithinRel(reference.eigenvalues()[n - 1], 1e-4));
+  REQUIRE_THAT((Y.transpose() * Y)(0, 1), WithinAbs(0.0, 1e-4));
+}
+
+TEMPLATE_TEST_CASE("MDS recovers a configuration from its distances (up to a rigid motion)", "[mds]", float, double) {
+  // Four points of a 3 x 4 rectangle: the 2-D embedding's pairwise distances equal the input's.
+  nldr::Matrix<TestType> X(4, 2);
+  X << 0, 0, 3, 0, 3, 4, 0, 4;
+  const auto D = euclidean_distances(X);
+  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 0}}.embed_distances(D);
+  const auto again = euclidean_distances(mds.coordinates);
+  REQUIRE((again - D).template cast<double>().cwiseAbs().maxCoeff() < 1e-5);
+  REQUIRE(mds.negative_eigenvalues.size() == 0);
+}
+
+TEMPLATE_TEST_CASE("MDS rejects bad dissimilarities and sizes", "[mds]", float, double) {
+  const auto X = gaussian_points<TestType>(6, 2, 1);
+  nldr::Matrix<TestType> D = euclidean_distances(X);
+  const nldr::ClassicalMds mds{{.dim = 2}};
+  REQUIRE_THROWS_WITH(mds.embed_distances(D.leftCols(5).eval()), ContainsSubstring("square"));
+  auto asym = D;
+  asym(1, 2) += 1;
+  REQUIRE_THROWS_WITH(mds.embed_distances(asym), ContainsSubstring("symmetric"));
+  auto negative = D;
+  negative(1, 2) = negative(2, 1) = -1;
+  REQUIRE_THROWS_WITH(mds.embed_distances(negative), ContainsSubstring("negative"));
+  auto diagonal = D;
+  diagonal(3, 3) = 1;
+  REQUIRE_THROWS_WITH(mds.embed_distances(diagonal), ContainsSubstring("distances(3, 3)"));
+  auto nan = D;
+  nan(0, 1) = std::numeric_limits<TestType>::quiet_NaN();
+  REQUIRE_THROWS_WITH(mds.embed_distances(nan), ContainsSubstring("not finite"));
+  REQUIRE_THROWS_WITH(nldr::ClassicalMds{{.dim = 6}}.embed_distances(D), ContainsSubstring("dim = 6 must be < N = 6"));
+  REQUIRE_THROWS_WITH((nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 5}}.embed_distances(D)),
+                      ContainsSubstring("negative_eigenvalues = 5"));
+  REQUIRE_THROWS_AS(mds.embed(nldr::Matrix<TestType>(1, 3)), nldr::invalid_argument);
+  // The N x N matrix is checked against the memory limit before it is allocated.
+  REQUIRE_THROWS_AS((nldr::ClassicalMds{{.dim = 2, .memory_limit = 16}}.embed(X)), nldr::memory_limit_exceeded);
+}

@@ -1,0 +1,122 @@
+// Dijkstra (nldr::shortest_paths) against a literal Floyd-Warshall and closed forms.
+#include "catch.hpp"
+
+#include <nldr/core/random.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/shortest_paths.hpp>
+
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// A random graph on n points: each point lists `degree` distinct random others with random
+// lengths in [0.1, 2). Optionally directed (lists as drawn) or symmetric (both directions).
+template <class T>
+nldr::NeighborGraph<T> random_graph(int n, int degree, bool symmetric, std::uint64_t seed) {
+  nldr::Random random(seed);
+  std::vector<std::vector<double>> length(n, std::vector<double>(n, 0));
+  for (int i = 0; i < n; ++i)
+    for (int e = 0; e < degree; ++e) {
+      const int j = int(random.below(std::uint64_t(n)));
+      if (j == i) continue;
+      const double w = random.uniform(0.1, 2.0);
+      length[i][j] = w;
+      if (symmetric) length[j][i] = w;
+    }
+  std::vector<std::vector<std::pair<nldr::index_t, T>>> lists(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (length[i][j] > 0) lists[i].emplace_back(j, T(length[i][j]));
+  return nldr::NeighborGraph<T>::from_lists(lists);
+}
+
+// Literal Floyd-Warshall (Floyd 1962) on the adjacency matrix, O(n^3): the reference.
+template <class T>
+std::vector<std::vector<double>> floyd_warshall(const nldr::NeighborGraph<T>& graph) {
+  const int n = graph.size();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> d(n, std::vector<double>(n, inf));
+  for (int i = 0; i < n; ++i) {
+    d[i][i] = 0;
+    const auto nb = graph.neighbors(i);
+    const auto len = graph.distances(i);
+    for (std::size_t e = 0; e < nb.size(); ++e) d[i][nb[e]] = double(len[e]);
+  }
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
+  return d;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("all_pairs_shortest_paths equals Floyd-Warshall on random graphs", "[shortest_paths]", float,
+                   double) {
+  // Sums are formed in double and rounded once to T, so the only difference from the double
+  // Floyd-Warshall reference is the rounding of the edge lengths to T and of the result:
+  // relative 1e-6 covers float (eps 6e-8 times a few dozen edges), double agrees to 1e-12.
+  const double tolerance = std::is_same_v<TestType, float> ? 1e-6 : 1e-12;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const bool symmetric = seed % 2 == 0;
+    // Sparse degree 2 leaves some points unreachable in the directed case (infinity checked too).
+    const auto graph = random_graph<TestType>(40, seed <= 2 ? 2 : 4, symmetric, seed);
+    const auto reference = floyd_warshall(graph);
+    const auto geodesic = nldr::all_pairs_shortest_paths<TestType>(graph);
+    REQUIRE(geodesic.rows() == 40);
+    REQUIRE(geodesic.cols() == 40);
+    for (int i = 0; i < 40; ++i)
+      for (int j = 0; j < 40; ++j) {
+        INFO("seed " << seed << " pair " << i << ", " << j);
+        if (std::isinf(reference[i][j]))
+          REQUIRE(std::isinf(geodesic(i, j)));
+        else
+          REQUIRE_THAT(double(geodesic(i, j)), WithinRel(reference[i][j], tolerance));
+      }
+  }
+}
+
+TEMPLATE_TEST_CASE("shortest_paths from chosen sources equals the matching all-pairs rows", "[shortest_paths]", float,
+                   double) {
+  const auto graph = random_graph<TestType>(30, 3, true, 11);
+  const auto all = nldr::all_pairs_shortest_paths<double>(graph);
+  const std::vector<nldr::index_t> sources{7, 0, 29, 7};
+  const auto some = nldr::shortest_paths<double>(graph, sources);
+  REQUIRE(some.rows() == 4);
+  for (std::size_t r = 0; r < sources.size(); ++r)
+    for (int j = 0; j < 30; ++j) REQUIRE(some(Eigen::Index(r), j) == all(sources[r], j));  // same computation
+}
+
+TEMPLATE_TEST_CASE("shortest paths on a path graph are sums of edge lengths", "[shortest_paths]", float, double) {
+  // Path 0 - 1 - ... - 9 with edge (i, i+1) of length i + 1: d(i, j) = sum_{k=i}^{j-1} (k + 1), exact
+  // in float too (small integers).
+  std::vector<std::vector<std::pair<nldr::index_t, TestType>>> lists(10);
+  for (int i = 0; i + 1 < 10; ++i) {
+    lists[i].emplace_back(i + 1, TestType(i + 1));
+    lists[i + 1].emplace_back(i, TestType(i + 1));
+  }
+  const auto graph = nldr::NeighborGraph<TestType>::from_lists(lists);
+  const auto geodesic = nldr::all_pairs_shortest_paths<float>(graph);
+  for (int i = 0; i < 10; ++i)
+    for (int j = i; j < 10; ++j) {
+      const int expected = (j * (j + 1) - i * (i + 1)) / 2;
+      REQUIRE(geodesic(i, j) == float(expected));
+      REQUIRE(geodesic(j, i) == float(expected));
+    }
+}
+
+TEMPLATE_TEST_CASE("shortest_paths rejects bad sources and oversized requests", "[shortest_paths]", float, double) {
+  const auto graph = random_graph<TestType>(10, 3, true, 3);
+  const std::vector<nldr::index_t> bad{0, 10};
+  REQUIRE_THROWS_MATCHES(nldr::shortest_paths<double>(graph, bad), nldr::invalid_argument,
+                         Catch::Matchers::Predicate<nldr::invalid_argument>(
+                             [](const nldr::invalid_argument& e) { return e.parameter() == "sources"; }));
+  REQUIRE_THROWS_WITH(nldr::shortest_paths<double>(graph, std::vector<nldr::index_t>{-1}),
+                      ContainsSubstring("sources[0] = -1"));
+  // 10 x 10 doubles = 800 bytes > a 100-byte limit: refused before allocating, naming the alternative.
+  REQUIRE_THROWS_AS(nldr::all_pairs_shortest_paths<double>(graph, 100), nldr::memory_limit_exceeded);
+  REQUIRE_THROWS_WITH(nldr::all_pairs_shortest_paths<double>(graph, 100), ContainsSubstring("landmarks"));
+}
