@@ -1,0 +1,160 @@
+// Spectral embedders benchmark (docs/benchmarks.md, "Spectral embedders").
+//
+//   bench_spectral_embedders run --method lle|modified-lle|hessian-lle|ltsa|laplacian --n N [--k 10]
+//                                [--seed 0] [--shift SIGMA] [--out PREFIX]
+//       Generates nldr::datasets::swiss_roll({.n = N, .seed}), builds KNearest{k}, embeds in 2-D and prints
+//       one line: total=<s> neighbors=<s> weights=<s> assembly=<s> eigensolve=<s> factorization=<s>
+//       iterations=<n> solver=<name> peak_rss_mib=<peak RSS of this process>. With --out it writes
+//       PREFIX.X.f64 (N x 3), PREFIX.truth.f64 (N x 2 intrinsic) and PREFIX.Y.f64 (N x 2), little-endian
+//       float64 row-major (numpy's tofile), for spectral_compare.py. One case per process.
+//   bench_spectral_embedders crossover [--k 10]
+//       Times the dense and the sparse shift-invert eigensolver on the same LLE and Laplacian matrices
+//       for a range of N, to place SpectralSolverOptions::dense_below. Prints a markdown table.
+#include <nldr/core/resources.hpp>
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/embed/lle.hpp>
+#include <nldr/embed/ltsa.hpp>
+#include <nldr/neighbors/knn.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+std::map<std::string, std::string> parse(int argc, char** argv, int first) {
+  std::map<std::string, std::string> options;
+  for (int a = first; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.size() < 3 || arg.rfind("--", 0) != 0 || a + 1 >= argc)
+      throw std::runtime_error("expected --key value, got " + arg);
+    options.insert_or_assign(arg.substr(2), std::string(argv[++a]));
+  }
+  return options;
+}
+
+std::string get(const std::map<std::string, std::string>& options, const std::string& key, const std::string& fallback) {
+  const auto found = options.find(key);
+  return found == options.end() ? fallback : found->second;
+}
+
+template <class Derived>
+void write_f64(const std::string& path, const Eigen::MatrixBase<Derived>& m) {
+  const nldr::Matrix<double> rows = m.template cast<double>();
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(rows.data()), std::streamsize(rows.size() * sizeof(double)));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// Peak RSS of this process image: VmHWM from /proc/self/status. getrusage's ru_maxrss (what
+// nldr::peak_memory_bytes reports) keeps the parent's high-water mark across fork + exec, so a driver
+// with a large RSS (Python with scikit-learn loaded) would inflate it; VmHWM starts afresh at exec.
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  double kib = 0;
+  while (status >> key) {
+    if (key == "VmHWM:" && status >> kib) return kib / 1024.0;
+    status.ignore(1 << 12, '\n');
+  }
+  return double(nldr::peak_memory_bytes()) / (1024.0 * 1024.0);
+}
+
+double stage(const nldr::StageTimes& times, const std::string& name) {
+  double sum = 0;
+  for (const auto& [stage_name, seconds] : times.stages)
+    if (stage_name == name) sum += seconds;
+  return sum;
+}
+
+template <class Result>
+Result embed(const std::string& method, const nldr::Matrix<double>& X, const nldr::NeighborGraph<double>& graph,
+             const nldr::SpectralSolverOptions& solver) {
+  if constexpr (std::is_same_v<Result, nldr::LleEmbedding<double>>) {
+    const nldr::LleVariant variant = method == "lle"            ? nldr::LleVariant::standard
+                                     : method == "modified-lle" ? nldr::LleVariant::modified
+                                                                : nldr::LleVariant::hessian;
+    return nldr::LocallyLinearEmbedding{{.dim = 2, .variant = variant, .solver = solver}}.embed(X, graph);
+  } else if constexpr (std::is_same_v<Result, nldr::LaplacianEmbedding<double>>) {
+    return nldr::LaplacianEigenmaps{{.dim = 2, .solver = solver}}.embed(X, graph);
+  } else {
+    return nldr::Ltsa{{.dim = 2, .solver = solver}}.embed(X, graph);
+  }
+}
+
+template <class Result>
+void run_case(const std::string& method, const std::map<std::string, std::string>& options) {
+  const nldr::index_t n = std::stoi(get(options, "n", "2000"));
+  const nldr::index_t k = std::stoi(get(options, "k", "10"));
+  const auto data = nldr::datasets::swiss_roll<double>({.n = n, .seed = std::stoull(get(options, "seed", "0"))});
+  nldr::Stopwatch clock;
+  const auto graph = nldr::KNearest{k}(data.points);
+  const double neighbors = clock.seconds();
+  const Result result = embed<Result>(method, data.points, graph, {.shift = std::stod(get(options, "shift", "0"))});
+  const double total = clock.seconds();
+  std::printf("total=%.4f neighbors=%.4f weights=%.4f assembly=%.4f eigensolve=%.4f factorization=%.4f "
+              "iterations=%d solver=%s peak_rss_mib=%.1f\n",
+              total, neighbors, stage(result.times, "weights"), stage(result.times, "assembly"),
+              stage(result.times, "eigensolve"), result.solver.factorization_seconds, result.solver.iterations,
+              result.solver.solver.c_str(), peak_rss_mib());
+  if (const std::string prefix = get(options, "out", ""); !prefix.empty()) {
+    write_f64(prefix + ".X.f64", data.points);
+    write_f64(prefix + ".truth.f64", data.intrinsic);
+    write_f64(prefix + ".Y.f64", result.coordinates);
+  }
+}
+
+void crossover(const std::map<std::string, std::string>& options) {
+  const nldr::index_t k = std::stoi(get(options, "k", "10"));
+  std::printf("| N | LLE dense (s) | LLE sparse (s) | Laplacian dense (s) | Laplacian sparse (s) |\n|---|---|---|---|---|\n");
+  for (const nldr::index_t n : {25, 50, 100, 200, 400, 800, 1200}) {
+    const auto data = nldr::datasets::swiss_roll<double>({.n = n, .seed = 1});
+    const auto graph = nldr::KNearest{k}(data.points);
+    nldr::StageTimes ignored;
+    std::vector<double> errors(std::size_t(n), 0.0);
+    const auto lle = nldr::detail::lle_matrix(data.points, graph, nldr::LleOptions{}, errors, ignored);
+    const auto laplacian = nldr::detail::normalized_laplacian(graph, 0.0, ignored);
+    std::printf("| %d", n);
+    for (const auto* matrix : {&lle, &laplacian.lower})
+      for (const nldr::index_t dense_below : {n + 1, 0}) {
+        double best = 1e300;
+        for (int repeat = 0; repeat < 3; ++repeat) {
+          nldr::Stopwatch clock;
+          (void)nldr::detail::bottom_eigenpairs(*matrix, 3, {.dense_below = dense_below}, "crossover");
+          best = std::min(best, clock.seconds());
+        }
+        std::printf(" | %.4f", best);
+      }
+    std::printf(" |\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string command = argc > 1 ? argv[1] : "";
+    const auto options = parse(argc, argv, 2);
+    if (command == "crossover") {
+      crossover(options);
+      return 0;
+    }
+    if (command != "run") throw std::runtime_error("usage: bench_spectral_embedders run|crossover [--key value]...");
+    const std::string method = get(options, "method", "lle");
+    if (method == "lle" || method == "modified-lle" || method == "hessian-lle")
+      run_case<nldr::LleEmbedding<double>>(method, options);
+    else if (method == "laplacian")
+      run_case<nldr::LaplacianEmbedding<double>>(method, options);
+    else if (method == "ltsa")
+      run_case<nldr::Embedding<double>>(method, options);
+    else
+      throw std::runtime_error("unknown method " + method);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_spectral_embedders: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,192 @@
+// The sparse bottom-eigenpair layer shared by LLE (all variants), Laplacian Eigenmaps and LTSA:
+// the d+1 smallest eigenpairs of a sparse symmetric positive semi-definite N x N matrix M.
+//
+// Large N: Spectra's Lanczos on the shift-inverted operator (M - sigma I)^-1 with a small negative
+// shift sigma, factorized once by Eigen's SimplicialLDLT with the AMD fill-reducing ordering. The
+// smallest eigenvalues of M become the largest of the inverse, which Lanczos finds in a few
+// iterations (Spectra's own SparseSymShiftSolve factorizes with SparseLU, 2-3x slower here).
+// sigma < 0 keeps M - sigma I positive definite, so LDLT needs no pivoting; SimplicialLDLT reports
+// success even on singular matrices, so the factor's pivots are checked explicitly.
+// Small N: the full dense SelfAdjointEigenSolver is cheaper than the Lanczos set-up and is exact.
+// Everything here is double: the bottom eigenvalues of LLE matrices are ~1e-8..1e-5, below float's
+// resolution of M's O(1) entries.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/embedding.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <Spectra/SymEigsShiftSolver.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace nldr {
+
+/// Settings of the bottom-eigenpair solver behind LLE, Laplacian Eigenmaps and LTSA.
+struct SpectralSolverOptions {
+  /// N below this: dense SelfAdjointEigenSolver (O(N^3), exact); else sparse shift-invert Lanczos.
+  /// Measured (bench_spectral_embedders crossover, LLE and Laplacian matrices, k = 10): equal at N = 50,
+  /// sparse 4x faster at N = 100 and 30x at N = 400 (docs/benchmarks.md, "Spectral embedders").
+  index_t dense_below = 100;
+  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-8 * (mean diagonal of M), raised 1000-fold
+  /// (up to 3 times) when the factorization meets a non-positive pivot.
+  /// It must stay near the wanted eigenvalues (else they cluster at 1 / |sigma| and Lanczos stalls), yet
+  /// keep (M - sigma I)^-1 well conditioned: at -1e-12 the null direction is amplified 1e12-fold and
+  /// solve errors of 1e-4 corrupt the other Ritz values (measured on a 600-point graph Laplacian).
+  double shift = 0;
+  int max_iterations = 1000;     ///< Lanczos restarts, >= 1
+  double tolerance = 1e-10;      ///< relative Ritz-value tolerance of Spectra, > 0
+  int lanczos_vectors = 0;       ///< ncv; 0 = automatic: max(2 nev + 1, 20), capped at N
+};
+
+namespace detail {
+
+/// Column-major sparse matrix of which only the lower triangle (row >= column) is stored and read.
+using SparseLower = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+/// The nev smallest eigenpairs: values ascending, vectors N x nev orthonormal (signs not fixed).
+struct BottomEigenpairs {
+  Eigen::VectorXd values;
+  Eigen::MatrixXd vectors;
+  EigenDiagnostics diagnostics;
+};
+
+/// (M - sigma I)^-1 x through one sparse LDLT factorization: the operator Spectra's
+/// SymEigsShiftSolver needs (Scalar, rows, cols, set_shift, perform_op).
+class LdltShiftInvert {
+ public:
+  using Scalar = double;
+  explicit LdltShiftInvert(const SparseLower& lower) : lower_(lower) {}
+  Eigen::Index rows() const { return lower_.rows(); }
+  Eigen::Index cols() const { return lower_.cols(); }
+
+  /// Factorizes M - sigma I; false when the factor is not positive definite (pivot <= 0 or not finite).
+  bool factorize(double sigma) {
+    if (!analyzed_) {
+      ldlt_.analyzePattern(lower_);  // AMD ordering + symbolic factorization, once for all shifts
+      analyzed_ = true;
+    }
+    ldlt_.setShift(-sigma);  // SimplicialLDLT factorizes M + offset I without copying M
+    ldlt_.factorize(lower_);
+    if (ldlt_.info() != Eigen::Success) return false;
+    const auto pivots = ldlt_.vectorD();
+    const double largest = pivots.cwiseAbs().maxCoeff();
+    for (Eigen::Index i = 0; i < pivots.size(); ++i)
+      if (!(std::isfinite(pivots[i]) && pivots[i] > 1e-14 * largest)) return false;
+    sigma_ = sigma;
+    return true;
+  }
+  /// Called by Spectra's constructor with the shift it was given; factorize() has already run for it.
+  void set_shift(double sigma) {
+    if (sigma != sigma_ && !factorize(sigma))
+      throw convergence_error("sparse eigensolver: factorization of M - sigma I failed");
+  }
+  void perform_op(const double* x, double* y) const {
+    Eigen::Map<Eigen::VectorXd>(y, rows()) = ldlt_.solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
+  }
+
+ private:
+  const SparseLower& lower_;
+  Eigen::SimplicialLDLT<SparseLower, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
+  double sigma_ = 0;
+  bool analyzed_ = false;
+};
+
+inline void validate_solver_options(const SpectralSolverOptions& options) {
+  if (options.dense_below < 0)
+    throw_invalid("dense_below", "dense_below = ", options.dense_below, " must be >= 0");
+  if (!(std::isfinite(options.shift) && options.shift <= 0))
+    throw_invalid("shift", "shift = ", options.shift,
+                  " must be finite and <= 0 (0 = automatic): the shift-invert needs M - shift I positive definite");
+  if (options.max_iterations < 1)
+    throw_invalid("max_iterations", "max_iterations = ", options.max_iterations, " must be >= 1");
+  if (!(std::isfinite(options.tolerance) && options.tolerance > 0))
+    throw_invalid("tolerance", "tolerance = ", options.tolerance, " must be finite and > 0");
+  if (options.lanczos_vectors < 0)
+    throw_invalid("lanczos_vectors", "lanczos_vectors = ", options.lanczos_vectors, " must be >= 0 (0 = automatic)");
+}
+
+/// The nev smallest eigenpairs of the symmetric PSD matrix whose lower triangle is `lower` (N x N).
+/// Requires 1 <= nev < N. `method` names the caller in error messages.
+/// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try.
+inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
+                                          const std::string& method) {
+  validate_solver_options(options);
+  const Eigen::Index n = lower.rows();
+  BottomEigenpairs result;
+  if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
+    // SelfAdjointEigenSolver reads only the lower triangle, which is what `lower` holds.
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(lower)};
+    if (solver.info() != Eigen::Success)
+      throw convergence_error(method + ": the dense eigensolver failed (non-finite matrix?); check the input for "
+                                       "duplicate points or extreme scales");
+    result.values = solver.eigenvalues().head(nev);
+    result.vectors = solver.eigenvectors().leftCols(nev);
+    result.diagnostics.solver = "dense";
+    return result;
+  }
+
+  double mean_diagonal = lower.diagonal().sum() / double(n);
+  if (!(mean_diagonal > 0)) mean_diagonal = 1;
+  double sigma = options.shift != 0 ? options.shift : -1e-8 * mean_diagonal;
+  LdltShiftInvert op(lower);
+  Stopwatch factor_clock;
+  // A shift too small for rounding gives a non-positive pivot: retry with larger ones.
+  bool factorized = false;
+  for (int attempt = 0; attempt < 4 && !factorized; ++attempt) {
+    if (attempt > 0) sigma *= 1000;
+    factorized = op.factorize(sigma);
+  }
+  result.diagnostics.factorization_seconds = factor_clock.seconds();
+  if (!factorized)
+    throw convergence_error(detail::concat(
+        method, ": the sparse LDLT factorization of M - sigma I failed down to sigma = ", sigma,
+        " (M is not positive semi-definite or not finite): check the input for duplicate points, "
+        "raise the regularization, or set a larger negative solver shift"));
+
+  const Eigen::Index ncv = std::min<Eigen::Index>(
+      n, options.lanczos_vectors > 0 ? std::max<Eigen::Index>(options.lanczos_vectors, nev + 1)
+                                     : std::max<Eigen::Index>(2 * nev + 1, 20));
+  Spectra::SymEigsShiftSolver<LdltShiftInvert> solver(op, nev, ncv, sigma);
+  solver.init();  // Spectra's fixed-seed start vector: deterministic
+  solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
+                 Spectra::SortRule::SmallestAlge);
+  result.diagnostics.solver = "spectra-shift-invert-ldlt";
+  result.diagnostics.iterations = int(solver.num_iterations());
+  result.diagnostics.operations = int(solver.num_operations());
+  result.diagnostics.converged = solver.info() == Spectra::CompInfo::Successful;
+  if (!result.diagnostics.converged)
+    throw convergence_error(detail::concat(
+        method, ": the shift-invert Lanczos iteration did not converge in ", options.max_iterations,
+        " restarts (", solver.num_operations(), " solves, sigma = ", sigma,
+        "): raise solver.max_iterations or solver.lanczos_vectors, loosen solver.tolerance, "
+        "or use the dense solver (solver.dense_below > N) for small N"));
+  result.values = solver.eigenvalues();
+  result.vectors = solver.eigenvectors();
+  return result;
+}
+
+/// Moves the bottom eigenpairs into `out`, dropping the first pair (the trivial, constant direction):
+/// coordinates (N x (nev-1)) = eigenvectors 2..nev, each row multiplied by row_scale(i) when row_scale
+/// is non-empty (Laplacian Eigenmaps' D^-1/2), signs made deterministic; eigenvalues 2..nev.
+template <Real T>
+void fill_spectral_embedding(Embedding<T>& out, const BottomEigenpairs& pairs, const Eigen::VectorXd& row_scale) {
+  const Eigen::Index dim = pairs.vectors.cols() - 1;
+  Eigen::MatrixXd coordinates = pairs.vectors.rightCols(dim);
+  if (row_scale.size() > 0) coordinates = row_scale.asDiagonal() * coordinates;
+  fix_signs(coordinates);
+  out.coordinates = coordinates.cast<T>();
+  out.eigenvalues = pairs.values.tail(dim).cast<T>();
+  out.solver = pairs.diagnostics;
+}
+
+}  // namespace detail
+}  // namespace nldr

@@ -1,0 +1,148 @@
+// Laplacian Eigenmaps (Belkin & Niyogi 2003; seed 002 sec. 2.1; ALGORITHMS.md sec. 3).
+//
+// On the union-symmetrized graph, heat-kernel weights W_ij = exp(-||x_i - x_j||^2 / t) (t = infinity:
+// W_ij = 1), degrees D_ii = sum_j W_ij, L = D - W. The generalized problem L f = lambda D f is solved
+// through the normalized Laplacian L_sym = I - D^-1/2 W D^-1/2, which has the same eigenvalues, with
+// f = D^-1/2 u (Belkin & Niyogi 2003, sec. 3; von Luxburg 2007, prop. 3). The bottom pair (lambda = 0,
+// f constant) is dropped; the next d give the coordinates, as scikit-learn's SpectralEmbedding does.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/embed/detail/connectivity.hpp>
+#include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/embedding.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace nldr {
+
+/// Options of LaplacianEigenmaps.
+struct LaplacianEigenmapsOptions {
+  index_t dim = 2;  ///< target dimension d, 1 <= d and d + 1 < N
+  /// Heat-kernel width t > 0; +infinity gives 0/1 weights; 0 (default) = automatic: the mean of
+  /// ||x_i - x_j||^2 over the edges of the symmetrized graph, so a typical edge weighs exp(-1)
+  /// and weights stay well away from 0 and 1 whatever the data's scale.
+  double t = 0;
+  SpectralSolverOptions solver{};  ///< bottom-eigenpair solver settings
+};
+
+/// Laplacian Eigenmaps result: also the heat-kernel width actually used.
+template <Real T>
+struct LaplacianEmbedding : Embedding<T> {
+  double t = 0;  ///< the t used (the automatic value when options.t was 0)
+};
+
+namespace detail {
+
+/// L_sym = I - D^-1/2 W D^-1/2 of the union-symmetrized graph with heat-kernel weights (lower triangle),
+/// with D^-1/2 and the kernel width used.
+struct NormalizedLaplacian {
+  SparseLower lower;
+  Eigen::VectorXd inv_sqrt_degree;
+  double t = 0;
+};
+
+/// Builds the normalized Laplacian of `graph` for kernel width t_option (> 0, +infinity, or 0 = automatic,
+/// see LaplacianEigenmapsOptions::t). Records the "weights" and "assembly" stages.
+template <Real T>
+NormalizedLaplacian normalized_laplacian(const NeighborGraph<T>& graph, double t_option, StageTimes& times) {
+  Stopwatch clock;
+  const NeighborGraph<T> sym = graph.symmetrized(Symmetrization::union_edges);
+  const index_t n = sym.size();
+  const auto offsets = sym.offsets();
+  const auto indices = sym.indices();
+  const auto distances = sym.distances();
+  double t = t_option;
+  if (t == 0) {
+    double sum = 0;
+    for (T dist : distances) sum += double(dist) * double(dist);
+    t = sum / double(distances.size());
+    if (!(t > 0))
+      throw_invalid("t", "all ", distances.size(), " graph edges have length 0 (duplicate points), so no "
+                    "automatic t exists: remove duplicate points or pass t = infinity");
+  }
+  std::vector<double> weights(distances.size());
+  Eigen::VectorXd inv_sqrt_degree(n);
+  parallel_for(0, n, [&](std::int64_t i) {
+    double degree = 0;
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      const double dist = distances[e];
+      weights[e] = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
+      degree += weights[e];
+    }
+    inv_sqrt_degree[i] = 1.0 / std::sqrt(degree);
+  });
+  for (index_t i = 0; i < n; ++i)
+    if (!std::isfinite(inv_sqrt_degree[i]))
+      throw_invalid("t", "t = ", t, " makes every edge weight of point ", i, " underflow to 0: raise t");
+  times.add("weights", clock.seconds());
+  clock.restart();
+
+  // Lower triangle of L_sym = I - D^-1/2 W D^-1/2, built column by column (CSR row i of the
+  // symmetric graph = column i), so no triplets are needed.
+  SparseLower L(n, n);
+  Eigen::VectorXi column_sizes(n);
+  for (index_t i = 0; i < n; ++i) {
+    int below = 1;
+    for (index_t j : sym.neighbors(i)) below += j > i;
+    column_sizes[i] = below;
+  }
+  L.reserve(column_sizes);
+  for (index_t i = 0; i < n; ++i) {
+    L.insert(i, i) = 1.0;
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+      if (indices[e] > i) L.insert(indices[e], i) = -weights[e] * inv_sqrt_degree[i] * inv_sqrt_degree[indices[e]];
+  }
+  L.makeCompressed();
+  times.add("assembly", clock.seconds());
+
+  return {std::move(L), std::move(inv_sqrt_degree), t};
+}
+
+}  // namespace detail
+
+/// Laplacian Eigenmaps. Usage: `LaplacianEigenmaps{{.dim = 2, .t = 5.0}}.embed(X, graph)`.
+struct LaplacianEigenmaps {
+  LaplacianEigenmapsOptions options;
+
+  /// Embeds with `graph` (N points; directed graphs are union-symmetrized; must be connected). X (N x D)
+  /// is not read beyond validation: the graph's distances give the weights. Result: N x d coordinates
+  /// f = D^-1/2 u (D-orthogonal), eigenvalues lambda of L f = lambda D f, in [0, 2], ascending; timings
+  /// ("weights", "assembly", "eigensolve"). Cost: O(N k) for the Laplacian plus one sparse LDLT.
+  /// \throws nldr::invalid_argument, nldr::disconnected_graph, nldr::convergence_error.
+  template <class Derived>
+  LaplacianEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
+                                                     const NeighborGraph<typename Derived::Scalar>& graph) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "X must hold float or double");
+    validate_points(X, "X", 3);
+    validate_same_rows(X.rows(), graph.size(), "X", "graph");
+    validate_dimension(options.dim, X.rows() - 1, "N - 1");
+    if (!(options.t >= 0) || std::isnan(options.t))
+      throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
+    detail::require_connected(graph, "laplacian-eigenmaps");
+
+    LaplacianEmbedding<T> result;
+    const detail::NormalizedLaplacian laplacian = detail::normalized_laplacian(graph, options.t, result.times);
+    result.t = laplacian.t;
+
+    Stopwatch clock;
+    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.solver, "laplacian-eigenmaps");
+    result.times.add("eigensolve", clock.seconds());
+    detail::fill_spectral_embedding(result, pairs, laplacian.inv_sqrt_degree);
+    return result;
+  }
+};
+
+}  // namespace nldr

@@ -1,0 +1,275 @@
+// Locally Linear Embedding (Roweis & Saul 2000) with its modified (Zhang & Wang 2007) and
+// Hessian (Donoho & Grimes 2003) variants (seed 000, table 3.1; ALGORITHMS.md sec. 3).
+//
+// Every variant builds a sparse symmetric PSD matrix M = sum_i S_i B_i S_i^T from one small block
+// per neighborhood, and embeds with the bottom d+1 eigenvectors of M, dropping the constant one:
+//  - standard: B_i = v v^T, v = [1; -w_i], w_i the regularized barycenter weights, so M = (I-W)^T (I-W).
+//  - modified: several weight vectors per point spanning the "almost null space" of the local Gram
+//    (Zhang & Wang 2007, sec. 3-4), which makes the result stable when k > D and the weights degenerate.
+//  - hessian:  B_i = H_i^T H_i, H_i the local Hessian estimator from the quadratic terms of the
+//    tangent coordinates (Donoho & Grimes 2003, sec. 4 and their reference code hlle.m).
+// The graph is used as given (directed kNN lists are fine, and so are the variable neighbor counts of
+// pruning selectors); it must be connected, else M's null space is multiple (seed 001 sec. 3).
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/embed/detail/connectivity.hpp>
+#include <nldr/embed/detail/lle_weights.hpp>
+#include <nldr/embed/detail/local_blocks.hpp>
+#include <nldr/embed/detail/local_tangent.hpp>
+#include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/embedding.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace nldr {
+
+/// Which LLE: the original, modified LLE (MLLE) or Hessian LLE (HLLE).
+enum class LleVariant { standard, modified, hessian };
+
+/// Options of LocallyLinearEmbedding.
+struct LleOptions {
+  index_t dim = 2;                          ///< target dimension d, 1 <= d <= D and d + 1 < N
+  double reg = 1e-3;                        ///< Gram regularization r = reg * trace(C) (standard, modified), > 0
+  LleVariant variant = LleVariant::standard;
+  double hessian_tol = 1e-4;                ///< HLLE: Hessian-estimator columns whose sum is below this are not rescaled, >= 0
+  double modified_tol = 1e-12;              ///< MLLE: a Householder vector shorter than this is taken as 0, >= 0
+  SpectralSolverOptions solver{};           ///< bottom-eigenpair solver settings
+};
+
+/// LLE result: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M
+/// behind them, timings ("weights", "assembly", "eigensolve") and solver diagnostics.
+template <Real T>
+struct LleEmbedding : Embedding<T> {
+  /// sum_i ||x_i - sum_j w_ij x_j||^2 with the regularized barycenter weights (standard, modified);
+  /// NaN for hessian, which has no reconstruction weights.
+  double reconstruction_error = std::numeric_limits<double>::quiet_NaN();
+  /// tr(Y^T M Y) = sum of the d eigenvalues: the embedding's cost (scikit-learn's reconstruction_error_).
+  double embedding_cost = 0;
+};
+
+/// Fewest neighbors per point each variant needs for dimension d: standard and modified d + 1 (the
+/// weights must span d directions), hessian 1 + d + d(d+1)/2 (a full quadratic fit in d variables).
+inline index_t lle_min_neighbors(LleVariant variant, index_t dim) {
+  return variant == LleVariant::hessian ? 1 + dim + dim * (dim + 1) / 2 : dim + 1;
+}
+
+namespace detail {
+
+/// HLLE block of one point (Donoho & Grimes 2003, sec. 4): on its k neighbors (not the point itself, as
+/// in hlle.m and scikit-learn), U = top-d local PCA coordinates, Yi = [1, U, U_a * U_b (a <= b)];
+/// orthonormalizing Yi (thin QR), the columns past the 1 + d affine ones span the quadratic part and
+/// estimate the Hessian: W = those columns, B_i = W W^T. Each column of W is divided by its sum unless
+/// |sum| < hessian_tol (hlle.m's normalization, kept by scikit-learn). Unlike scikit-learn, which takes
+/// all k - 1 - d columns of the *full* Q (adding the orthogonal complement of Yi), only the d(d+1)/2
+/// Hessian columns are used, as in the paper.
+template <class Points, class Members>
+void hessian_block(const Points& points, const Members& members, index_t dim, double hessian_tol,
+                   Eigen::Map<Eigen::MatrixXd>& block) {
+  const Eigen::Index k = Eigen::Index(members.size()), d = dim, dp = d * (d + 1) / 2;
+  const LocalSpectrum local = gram_spectrum(centered_neighborhood(points, members));
+  Eigen::MatrixXd Yi(k, 1 + d + dp);
+  Yi.col(0).setOnes();
+  Yi.middleCols(1, d) = local.vectors.leftCols(d);
+  Eigen::Index column = 1 + d;
+  for (Eigen::Index a = 0; a < d; ++a)
+    for (Eigen::Index b = a; b < d; ++b) Yi.col(column++) = local.vectors.col(a).cwiseProduct(local.vectors.col(b));
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(Yi);
+  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(k, 1 + d + dp);
+  Eigen::MatrixXd W = Q.rightCols(dp);
+  for (Eigen::Index c = 0; c < dp; ++c) {
+    const double sum = W.col(c).sum();
+    if (std::abs(sum) >= hessian_tol) W.col(c) /= sum;
+  }
+  block = W * W.transpose();
+}
+
+/// MLLE's spectral ratio of one neighborhood (Zhang & Wang 2007, eq. 11): the sum of the local Gram
+/// eigenvalues past the d-th over the sum of the top d, over the min(k, D) possibly non-zero ones.
+inline double modified_lle_ratio(const Eigen::VectorXd& values, Eigen::Index dim, Eigen::Index nonzero) {
+  const double top = values.head(dim).sum();
+  return top > 0 ? values.segment(dim, nonzero - dim).sum() / top : 0.0;
+}
+
+/// The MLLE matrix (Zhang & Wang 2007, Algorithm MLLE; the formulation of scikit-learn 1.2):
+/// per point, with Z = neighbors - x_i (k x D), V = eigenvectors of Z Z^T (descending), lambda its
+/// eigenvalues, w the regularized barycenter weights:
+///  - eta = median over points of the spectral ratio rho_i (modified_lle_ratio);
+///  - s_i = (k - nev) + #{j < nev - 1 : sum_{l>j} lambda_l / sum_{l<=j} lambda_l < eta}, nev = min(k, D),
+///    clamped to [1, k - d]: the size of the "almost null space";
+///  - V_i = the bottom s_i eigenvectors, alpha = ||V_i^T 1|| / sqrt(s_i), h = alpha 1 - V_i^T 1 normalized
+///    (0 when shorter than modified_tol), W_i = V_i (I - 2 h h^T) + (1 - alpha) w 1^T  (k x s_i);
+///  - block on [i, N(i)]: [[s_i, -(W_i 1)^T], [-W_i 1, W_i W_i^T]].
+/// errors[i] receives the reconstruction error of w.
+template <Real T>
+SparseLower modified_lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t dim, double reg,
+                                double modified_tol, std::vector<double>& errors, StageTimes& times) {
+  const index_t n = graph.size();
+  const Eigen::Index d = dim, d_in = points.cols();
+  Stopwatch clock;
+  std::vector<double> ratios(static_cast<std::size_t>(n));
+  parallel_for(0, n, [&](std::int64_t i) {
+    const auto members = graph.neighbors(index_t(i));
+    const LocalSpectrum local = gram_spectrum(neighborhood(points, members, points.row(i)));
+    ratios[i] = modified_lle_ratio(local.values, d, std::min<Eigen::Index>(Eigen::Index(members.size()), d_in));
+  });
+  // np.median: the mean of the two middle values for even N.
+  std::vector<double> sorted = ratios;
+  std::sort(sorted.begin(), sorted.end());
+  const double eta = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  const double ratio_seconds = clock.seconds();
+
+  SparseLower M = assemble_blocks(
+      index_sets(graph, true),
+      [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
+        const auto members = graph.neighbors(i);
+        const Eigen::Index k = Eigen::Index(members.size()), nev = std::min(k, d_in);
+        const Eigen::MatrixXd Z = neighborhood(points, members, points.row(i));
+        const Eigen::VectorXd w = barycenter_weights(Z, reg);
+        errors[i] = (Z.transpose() * w).squaredNorm();
+        const LocalSpectrum local = gram_spectrum(Z);
+        Eigen::Index s = k - nev;
+        double head = 0, total = local.values.head(nev).sum();
+        for (Eigen::Index j = 0; j + 1 < nev; ++j) {
+          head += local.values[j];
+          if (head > 0 && total / head - 1 < eta) ++s;
+        }
+        s = std::clamp<Eigen::Index>(s, 1, k - d);
+        const Eigen::MatrixXd V = local.vectors.rightCols(s);
+        const Eigen::VectorXd column_sums = V.colwise().sum().transpose();
+        const double alpha = column_sums.norm() / std::sqrt(double(s));
+        Eigen::VectorXd h = Eigen::VectorXd::Constant(s, alpha) - column_sums;
+        const double h_norm = h.norm();
+        if (h_norm < modified_tol) h.setZero();
+        else h /= h_norm;
+        Eigen::MatrixXd Wi = V - 2 * (V * h) * h.transpose();
+        Wi.colwise() += (1 - alpha) * w;
+        const Eigen::VectorXd row_sums = Wi.rowwise().sum();
+        block(0, 0) = double(s);
+        block.col(0).tail(k) = -row_sums;
+        block.row(0).tail(k) = -row_sums.transpose();
+        block.bottomRightCorner(k, k) = Wi * Wi.transpose();
+      },
+      times);
+  times.stages[times.stages.size() - 2].second += ratio_seconds;  // the eta pass is part of the weights stage
+  return M;
+}
+
+/// The LLE matrix M of `options.variant` (lower triangle, N x N) for points (N x D) and the graph's
+/// neighbor lists; errors[i] (size N) receives point i's weight reconstruction error (standard, modified).
+/// Records the "weights" and "assembly" stages. Inputs are assumed validated (see embed()).
+template <Real T>
+SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, const LleOptions& options,
+                       std::vector<double>& errors, StageTimes& times) {
+  SparseLower M;
+  switch (options.variant) {
+    case LleVariant::standard:
+      M = assemble_blocks(
+          index_sets(graph, true),
+          [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
+            const Eigen::MatrixXd Z = neighborhood(points, graph.neighbors(i), points.row(i));
+            const Eigen::VectorXd w = barycenter_weights(Z, options.reg);
+            errors[i] = (Z.transpose() * w).squaredNorm();
+            Eigen::VectorXd v(w.size() + 1);
+            v << 1.0, -w;
+            block = v * v.transpose();
+          },
+          times);
+      break;
+    case LleVariant::modified:
+      M = modified_lle_matrix(points, graph, options.dim, options.reg, options.modified_tol, errors, times);
+      break;
+    case LleVariant::hessian:
+      M = assemble_blocks(
+          index_sets(graph, false),
+          [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
+            hessian_block(points, graph.neighbors(i), options.dim, options.hessian_tol, block);
+          },
+          times);
+      break;
+  }
+  return M;
+}
+
+}  // namespace detail
+
+/// Locally Linear Embedding. Usage: `LocallyLinearEmbedding{{.dim = 2, .reg = 1e-3}}.embed(X, graph)`.
+struct LocallyLinearEmbedding {
+  LleOptions options;
+
+  /// Embeds X (N x D, finite) using the neighbor lists of `graph` (N points, connected, every point with
+  /// at least lle_min_neighbors(variant, dim) neighbors). Local geometry and the eigenproblem run in
+  /// double whatever T is. Cost: O(N k^3 + N k^2 D) for the weights, then one sparse LDLT of M.
+  /// \throws nldr::invalid_argument on bad input or options, nldr::disconnected_graph,
+  ///         nldr::convergence_error when the eigensolver fails.
+  template <class Derived>
+  LleEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
+                                               const NeighborGraph<typename Derived::Scalar>& graph) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "X must hold float or double");
+    const std::string method = name();
+    validate_points(X, "X", 3);
+    validate_same_rows(X.rows(), graph.size(), "X", "graph");
+    validate_options(X.rows(), X.cols());
+    detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,
+                               options.variant == LleVariant::hessian ? "1 + d + d(d+1)/2 for the local quadratic fit"
+                                                                      : "d + 1 for the local weights");
+    detail::require_connected(graph, method);
+
+    const Matrix<double> points = X.template cast<double>();
+    LleEmbedding<T> result;
+    std::vector<double> errors(std::size_t(graph.size()), 0.0);
+    const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times);
+
+    Stopwatch clock;
+    const auto pairs = detail::bottom_eigenpairs(M, int(options.dim) + 1, options.solver, method);
+    result.times.add("eigensolve", clock.seconds());
+    detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
+    result.embedding_cost = pairs.values.tail(options.dim).sum();
+    if (options.variant != LleVariant::hessian) {
+      result.reconstruction_error = 0;
+      for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
+    }
+    return result;
+  }
+
+  /// "lle", "modified-lle" or "hessian-lle".
+  std::string name() const {
+    switch (options.variant) {
+      case LleVariant::modified: return "modified-lle";
+      case LleVariant::hessian: return "hessian-lle";
+      default: return "lle";
+    }
+  }
+
+ private:
+  void validate_options(Eigen::Index n, Eigen::Index d_in) const {
+    validate_dimension(options.dim, n - 1, "N - 1");
+    if (options.dim > d_in)
+      throw_invalid("dim", "dim = ", options.dim, " exceeds the input dimension D = ", d_in, ": lower dim");
+    validate_positive(options.reg, "reg");
+    if (!(std::isfinite(options.hessian_tol) && options.hessian_tol >= 0))
+      throw_invalid("hessian_tol", "hessian_tol = ", options.hessian_tol, " must be finite and >= 0");
+    if (!(std::isfinite(options.modified_tol) && options.modified_tol >= 0))
+      throw_invalid("modified_tol", "modified_tol = ", options.modified_tol, " must be finite and >= 0");
+    if (options.variant != LleVariant::standard && options.variant != LleVariant::modified &&
+        options.variant != LleVariant::hessian)
+      throw_invalid("variant", "variant = ", int(options.variant), " is not a LleVariant");
+  }
+
+};
+
+}  // namespace nldr
