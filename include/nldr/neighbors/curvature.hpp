@@ -1,0 +1,154 @@
+// Per-point mean and Gaussian curvature of a sampled d-manifold (ALGORITHMS.md sec. 2.5;
+// seed 000, sec. 3.2), the estimate behind CurvatureAdaptive, usable on its own.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/neighbors/detail/distance.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/knn.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cstdint>
+
+namespace nldr {
+
+/// Options of estimate_curvature(X, options).
+struct CurvatureOptions {
+  /// Neighbors per point used by the fit; >= d + d(d+1)/2 (5 for d = 2, the number of
+  /// unknowns of the quadratic fit minus the point itself); 12-30 is a good range.
+  index_t k = 15;
+  /// Intrinsic dimension d of the manifold, 1 <= d < D.
+  index_t intrinsic_dim = 2;
+};
+
+/// Curvatures of every point (N entries each, same scalar as the points).
+template <Real T>
+struct Curvatures {
+  Vector<T> mean;      ///< K_H(i) = trace(H_i) / d >= 0 (the normal is oriented so; see estimate_curvature)
+  Vector<T> gaussian;  ///< K_G(i) = det(H_i)
+};
+
+namespace detail {
+
+/// Number of unknowns of the quadratic height fit in d tangent coordinates:
+/// constant + d linear + d(d+1)/2 quadratic.
+inline index_t quadratic_fit_unknowns(index_t d) { return 1 + d + d * (d + 1) / 2; }
+
+/// The `count` leading principal directions (D x count, orthonormal columns, by decreasing
+/// variance) of the rows of `centered` (m x D, column means zero): eigenvectors of the smaller
+/// of C^T C (D x D) and C C^T (m x m, mapped back through C^T), from a two-sided Jacobi SVD of
+/// that square symmetric matrix (Jacobi rotations only: accurate for the leading directions and
+/// free of the Householder code paths that trip GCC 12's -Wmaybe-uninitialized in Eigen 3.4).
+inline Eigen::MatrixXd principal_directions(const Eigen::MatrixXd& centered, index_t count) {
+  using Svd = Eigen::JacobiSVD<Eigen::MatrixXd, Eigen::NoQRPreconditioner>;
+  if (centered.cols() <= centered.rows()) {
+    const Eigen::MatrixXd scatter = centered.transpose() * centered;
+    return Svd(scatter, Eigen::ComputeFullV).matrixV().leftCols(count);
+  }
+  const Eigen::MatrixXd gram = centered * centered.transpose();
+  Eigen::MatrixXd directions = centered.transpose() * Svd(gram, Eigen::ComputeFullU).matrixU().leftCols(count);
+  directions.colwise().normalize();
+  return directions;
+}
+
+}  // namespace detail
+
+/// Estimates the curvature at every point from the first `k` entries of its list in `neighbors`
+/// (nearest first; k = 0 uses the whole list). Per point i, in double:
+///   1. local PCA of x_i and its neighbors, centered at their mean: the top d principal
+///      directions span the tangent space, the (d+1)-th is the principal normal n;
+///   2. every point y of the neighborhood gets tangent coordinates u = V_d^T (y - x_i) and
+///      height h = n . (y - x_i); least squares (column-pivoting QR) of
+///      h = c + g.u + 1/2 u^T H u gives the Hessian H (c and g absorb the offset and tilt of
+///      the PCA frame, which is fitted to the neighborhood, not to x_i);
+///   3. K_H = trace(H) / d and K_G = det(H). A point cloud has no preferred side, so the normal
+///      is oriented to make trace(H) >= 0: K_H is the unsigned mean curvature (sphere of radius
+///      r: K_H = 1/r, K_G = 1/r^2; cylinder: K_H = 1/(2r), K_G = 0; plane: 0, 0).
+/// The estimate is second-order: with neighbors within rho of x_i the relative error grows
+/// like (rho / r)^2 plus the noise of the sample.
+/// X: N x D points (finite); neighbors: a graph over the same N points (e.g. KNearest);
+/// 1 <= intrinsic_dim < D. Parallel over points.
+/// \throws nldr::invalid_argument naming "X", "neighbors", "intrinsic_dim" or "k".
+template <class Derived>
+Curvatures<typename Derived::Scalar> estimate_curvature(const Eigen::MatrixBase<Derived>& X,
+                                                        const NeighborGraph<typename Derived::Scalar>& neighbors,
+                                                        index_t intrinsic_dim = 2, index_t k = 0) {
+  using T = typename Derived::Scalar;
+  static_assert(Real<T>, "nldr::estimate_curvature: the points must be float or double");
+  validate_points(X, "X", 2);
+  validate_same_rows(X.rows(), neighbors.size(), "X", "neighbors");
+  validate_dimension(intrinsic_dim, X.cols(), "D (the columns of X)", "intrinsic_dim");
+  const index_t d = intrinsic_dim;
+  const index_t needed = detail::quadratic_fit_unknowns(d) - 1;
+  if (k < 0) throw_invalid("k", "k = ", k, " must be >= 0 (0: use every listed neighbor)");
+  const index_t n = neighbors.size();
+  for (index_t i = 0; i < n; ++i) {
+    const index_t used = k == 0 ? neighbors.degree(i) : std::min(k, neighbors.degree(i));
+    if (used < needed)
+      throw_invalid(k == 0 || neighbors.degree(i) < k ? "neighbors" : "k", "point ", i, " has ", used,
+                    " neighbor(s) for the curvature fit, but a quadratic in d = ", d, " tangent coordinates needs >= ",
+                    needed, ": use more neighbors (k)");
+  }
+  const PointsRef<T> ref(X.derived());
+  const detail::PointRows<T> rows(ref);
+  const Eigen::Index dim = rows.cols;
+
+  Curvatures<T> result{Vector<T>(n), Vector<T>(n)};
+  parallel_for(0, n, [&](std::int64_t i) {
+    const auto list = neighbors.neighbors(index_t(i));
+    const index_t m = k == 0 ? index_t(list.size()) : std::min<index_t>(k, index_t(list.size()));
+    Eigen::MatrixXd local(m + 1, dim);  // row 0: x_i itself, relative coordinates y - x_i
+    const T* origin = rows.row(index_t(i));
+    local.row(0).setZero();
+    for (index_t a = 0; a < m; ++a) {
+      const T* y = rows.row(list[a]);
+      for (Eigen::Index c = 0; c < dim; ++c) local(a + 1, c) = double(y[c]) - double(origin[c]);
+    }
+    const Eigen::MatrixXd centered = local.rowwise() - local.colwise().mean();
+    const Eigen::MatrixXd frame = detail::principal_directions(centered, d + 1);
+    const Eigen::MatrixXd tangent_coords = local * frame.leftCols(d);  // (m+1) x d
+    const Eigen::VectorXd height = local * frame.col(d);
+
+    Eigen::MatrixXd design(m + 1, detail::quadratic_fit_unknowns(d));
+    for (index_t r = 0; r <= m; ++r) {
+      Eigen::Index col = 0;
+      design(r, col++) = 1.0;
+      for (index_t a = 0; a < d; ++a) design(r, col++) = tangent_coords(r, a);
+      for (index_t a = 0; a < d; ++a)
+        for (index_t b = a; b < d; ++b)
+          design(r, col++) = (a == b ? 0.5 : 1.0) * tangent_coords(r, a) * tangent_coords(r, b);
+    }
+    const Eigen::VectorXd coef = design.colPivHouseholderQr().solve(height);
+    Eigen::MatrixXd hessian(d, d);
+    Eigen::Index col = 1 + d;
+    for (index_t a = 0; a < d; ++a)
+      for (index_t b = a; b < d; ++b) hessian(a, b) = hessian(b, a) = coef(col++);
+    if (hessian.trace() < 0) hessian = -hessian;
+    result.mean(i) = T(hessian.trace() / double(d));
+    result.gaussian(i) = T(hessian.determinant());
+  });
+  return result;
+}
+
+/// Convenience: curvature from the exact kNN(options.k) graph of X (N x D, N > options.k).
+///
+/// \code
+/// nldr::Matrix<double> X = ...;                                  // N x 3 samples of a surface
+/// auto curv = nldr::estimate_curvature(X, {.k = 20, .intrinsic_dim = 2});
+/// curv.mean(0);  curv.gaussian(0);                               // K_H, K_G of point 0
+/// \endcode
+template <class Derived>
+Curvatures<typename Derived::Scalar> estimate_curvature(const Eigen::MatrixBase<Derived>& X,
+                                                        const CurvatureOptions& options = {}) {
+  validate_dimension(options.intrinsic_dim, X.cols(), "D (the columns of X)", "intrinsic_dim");
+  return estimate_curvature(X, KNearest{options.k}(X), options.intrinsic_dim, 0);
+}
+
+}  // namespace nldr

@@ -1,0 +1,115 @@
+// SharedNeighbors: keep a candidate edge when its endpoints share enough neighbors
+// (ALGORITHMS.md sec. 2.3; seed 000, sec. 3.3, Algorithm 4; Jarvis & Patrick 1973).
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/detail/pruning.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/selector.hpp>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace nldr {
+
+/// Options of SharedNeighbors (seed 000 defaults).
+struct SharedNeighborsOptions {
+  /// threshold = ceil(ratio * k); 0 < ratio < 1. The seed argues 0.39 k < threshold < k
+  /// (the overlap of two disks whose centers are one radius apart is 39% of a disk).
+  double ratio = 0.4;
+  /// Neighbors every point keeps at least (nearest candidates first), >= 1.
+  index_t min_neighbors = 1;
+  /// Re-add the shortest pruned candidates that rejoin components split by pruning.
+  bool reconnect = true;
+};
+
+/// Shared-nearest-neighbor pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by
+/// default); k = the longest candidate list (k for kNN). For every candidate entry (i -> j),
+/// S(i, j) = |N(i) ∩ N(j)| (neither point counts as its own neighbor), and the pair is kept iff
+/// S(i, j) >= ceil(ratio * k). S is symmetric, so a kept pair goes both ways, as the seed says
+/// ("newneighborhood(x_j) should contain x_i; newneighborhood(x_i) should contain x_j").
+/// Then the min_neighbors fallback and the reconnection of detail::assemble_pruned.
+///
+/// Result: a symmetric NeighborGraph (subgraph of the union of the candidate lists); selection()
+/// reports candidate entries, pruned entries, fallback points and re-added pairs; use
+/// graph_statistics() for the degree histogram and the components.
+/// Cost: O(N k log k) to sort the lists by index plus O(N k^2) for the merges of the k candidate
+/// pairs of each point (never all N^2 pairs); parallel over points.
+///
+/// \code
+/// nldr::Matrix<double> X = ...;                                       // N x D, one point per row
+/// auto graph = nldr::SharedNeighbors{nldr::KNearest{12}}(X);          // threshold ceil(0.4 * 12) = 5
+/// auto strict = nldr::SharedNeighbors{nldr::KNearest{12}, {.ratio = 0.6}}(X);
+/// graph.selection().pruned_edges;                                     // candidate entries the rule removed
+/// \endcode
+template <class Candidates = KNearest>
+struct SharedNeighbors {
+  Candidates candidates{};
+  SharedNeighborsOptions options{};
+
+  /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
+  /// \throws nldr::invalid_argument naming "ratio", "min_neighbors", "X" or the candidate's parameters.
+  template <class Derived>
+  NeighborGraph<typename Derived::Scalar> operator()(const Eigen::MatrixBase<Derived>& X) const {
+    using T = typename Derived::Scalar;
+    if (!(options.ratio > 0 && options.ratio < 1))
+      throw_invalid("ratio", "ratio = ", options.ratio,
+                    " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (seed 000 uses 0.4)");
+    detail::validate_min_neighbors(options.min_neighbors);
+    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const index_t n = graph.size();
+    const auto offsets = graph.offsets();
+    const auto indices = graph.indices();
+    index_t k = 0;
+    for (index_t i = 0; i < n; ++i) k = std::max(k, graph.degree(i));
+    const index_t threshold = detail::ceil_fraction(options.ratio, k);
+
+    // Index-sorted copies of the lists make each intersection one linear merge.
+    std::vector<index_t> sorted(indices.begin(), indices.end());
+    parallel_for(0, n, [&](std::int64_t i) { std::sort(sorted.begin() + offsets[i], sorted.begin() + offsets[i + 1]); });
+    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
+    std::vector<unsigned char> keep(indices.size(), 0);
+    parallel_for(0, n, [&](std::int64_t i) {
+      const auto a_first = sorted.begin() + offsets[i], a_last = sorted.begin() + offsets[i + 1];
+      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+        const index_t j = indices[e];
+        if (reverse[e] >= 0 && j < i) continue;  // decided from j's list
+        auto a = a_first;
+        auto b = sorted.begin() + offsets[j];
+        const auto b_last = sorted.begin() + offsets[j + 1];
+        index_t shared = 0;
+        while (a != a_last && b != b_last) {
+          if (*a < *b) {
+            ++a;
+          } else if (*b < *a) {
+            ++b;
+          } else {
+            ++shared;
+            ++a;
+            ++b;
+          }
+        }
+        keep[e] = shared >= threshold;
+      }
+    });
+    detail::mirror_pair_decisions(graph, reverse, keep);
+    return detail::assemble_pruned(graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+                                   detail::concat("shared_neighbors(ratio=", options.ratio, ", threshold=", threshold,
+                                                  ") on ", graph.selection().selector));
+  }
+};
+
+template <class Candidates>
+SharedNeighbors(Candidates) -> SharedNeighbors<Candidates>;
+template <class Candidates>
+SharedNeighbors(Candidates, SharedNeighborsOptions) -> SharedNeighbors<Candidates>;
+
+static_assert(NeighborSelector<SharedNeighbors<>, float> && NeighborSelector<SharedNeighbors<>, double>);
+
+}  // namespace nldr

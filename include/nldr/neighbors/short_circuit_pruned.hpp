@@ -1,0 +1,145 @@
+// ShortCircuitPruned: drop candidate edges that cross empty space (ALGORITHMS.md sec. 2.6;
+// seed 001: Xia, Li, Zhang & Tang 2008, "R*-tree LLE", sec. 4.1, eq. 4).
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/detail/distance.hpp>
+#include <nldr/neighbors/detail/pruning.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/kdtree_box_index.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/selector.hpp>
+#include <nldr/neighbors/spatial_index.hpp>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nldr {
+
+/// Options of ShortCircuitPruned (seed 001 defaults).
+struct ShortCircuitOptions {
+  /// n of eq. 4: S(x) = mean distance from x to its n nearest neighbors (the first n entries
+  /// of its candidate list); 1 <= n <= the candidate list length. The paper uses 2.
+  index_t scale_neighbors = 2;
+  /// Prune an edge iff its box holds <= threshold points (endpoints included); >= 0. Paper: 0.
+  index_t threshold = 0;
+  /// Neighbors every point keeps at least (nearest candidates first), >= 1.
+  index_t min_neighbors = 1;
+  /// Re-add the shortest pruned candidates that rejoin components split by pruning.
+  bool reconnect = true;
+};
+
+/// Short-circuit pruning. Candidates: the lists of `candidates`, kNN with a relatively large K
+/// (the paper recommends 1-5% of N; KNearest{40} on 2000 points). For each candidate pair
+/// (i, j): midpoint m = (x_i + x_j) / 2, eps_ij = min(S(x_i), S(x_j)) and
+/// C_ij = number of points in the closed axis-aligned box [m - eps_ij, m + eps_ij] (an
+/// L-infinity ball; the endpoints count when inside). The pair is pruned iff C_ij <= threshold.
+/// The box is evaluated in T exactly as written: m_c = (x_ic + x_jc) / 2, lo_c = m_c - eps,
+/// hi_c = m_c + eps with eps = T(min(S_i, S_j)), S_i the mean of its n nearest candidate
+/// distances (summed in double); a point p counts iff lo_c <= p_c <= hi_c for all c.
+/// C is symmetric in i and j, so each pair is counted once and a kept pair goes both ways; then
+/// the min_neighbors fallback and the reconnection of detail::assemble_pruned.
+///
+/// `Index` is a SpatialIndexPolicy: KdTreeBoxes (default, any D) or RStarBoxes<D> (the paper's
+/// R*-tree, rstar_box_index.hpp, needs Boost.Geometry); both give the same counts, so the same
+/// graph. The box of a pair whose endpoints already exceed the threshold is not queried.
+///
+/// Result: a symmetric NeighborGraph; selection() reports candidate entries, pruned entries,
+/// fallback points and re-added pairs; graph_statistics() gives histogram and components.
+/// Cost: building the index, O(N log N), plus one early-stopping box query per candidate pair;
+/// parallel over points.
+///
+/// \code
+/// auto data = nldr::datasets::swiss_roll({.n = 2000, .seed = 7});
+/// auto graph = nldr::ShortCircuitPruned{nldr::KNearest{40}}(data.points);      // k-d tree index
+/// auto same = nldr::ShortCircuitPruned<nldr::KNearest, nldr::RStarBoxes<3>>{nldr::KNearest{40}}(data.points);
+/// graph.selection().pruned_edges;  nldr::graph_statistics(graph).components.count();
+/// \endcode
+template <class Candidates = KNearest, class Index = KdTreeBoxes>
+struct ShortCircuitPruned {
+  Candidates candidates{};
+  ShortCircuitOptions options{};
+
+  /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
+  /// \throws nldr::invalid_argument naming "scale_neighbors", "threshold", "min_neighbors", "X"
+  /// (also when D does not match an R*-tree's Dim) or the candidate's parameters.
+  template <class Derived>
+  NeighborGraph<typename Derived::Scalar> operator()(const Eigen::MatrixBase<Derived>& X) const {
+    using T = typename Derived::Scalar;
+    static_assert(SpatialIndexPolicy<Index, T>,
+                  "nldr::ShortCircuitPruned: Index must be a policy with `template <Real T> using index = ...` "
+                  "naming a SpatialIndex (see spatial_index.hpp), e.g. nldr::KdTreeBoxes or nldr::RStarBoxes<3>");
+    if (options.scale_neighbors < 1)
+      throw_invalid("scale_neighbors", "scale_neighbors = ", options.scale_neighbors,
+                    " must be >= 1 (seed 001 averages over the 2 nearest neighbors)");
+    if (options.threshold < 0)
+      throw_invalid("threshold", "threshold = ", options.threshold, " must be >= 0 (seed 001 prunes empty boxes: 0)");
+    detail::validate_min_neighbors(options.min_neighbors);
+    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const index_t n = graph.size();
+    for (index_t i = 0; i < n; ++i)
+      if (graph.degree(i) < options.scale_neighbors)
+        throw_invalid("scale_neighbors", "scale_neighbors = ", options.scale_neighbors, " but point ", i, " has only ",
+                      graph.degree(i), " candidate(s): lower scale_neighbors or give the candidate selector a larger k");
+    const PointsRef<T> ref(X.derived());
+    const detail::PointRows<T> rows(ref);
+    const Eigen::Index dim = rows.cols;
+    const typename Index::template index<T> index(ref);
+
+    // Eq. 4: the local scale of every point.
+    std::vector<T> scale(static_cast<std::size_t>(n));
+    parallel_for(0, n, [&](std::int64_t i) {
+      const auto d = graph.distances(index_t(i));
+      double sum = 0;
+      for (index_t a = 0; a < options.scale_neighbors; ++a) sum += double(d[a]);
+      scale[i] = T(sum / double(options.scale_neighbors));
+    });
+
+    const auto offsets = graph.offsets();
+    const auto indices = graph.indices();
+    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
+    std::vector<unsigned char> keep(indices.size(), 0);
+    const index_t enough = options.threshold + 1;  // a count that decides "keep"
+    parallel_for(0, n, [&](std::int64_t i) {
+      std::vector<T> lo(static_cast<std::size_t>(dim)), hi(static_cast<std::size_t>(dim));
+      const T* xi = rows.row(index_t(i));
+      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+        const index_t j = indices[e];
+        if (reverse[e] >= 0 && j < i) continue;  // decided from j's list
+        const T* xj = rows.row(j);
+        const T eps = std::min(scale[i], scale[j]);
+        for (Eigen::Index c = 0; c < dim; ++c) {
+          const T mid = (xi[c] + xj[c]) / T(2);
+          lo[c] = mid - eps;
+          hi[c] = mid + eps;
+        }
+        auto inside = [&](const T* p) {
+          for (Eigen::Index c = 0; c < dim; ++c)
+            if (!(lo[c] <= p[c] && p[c] <= hi[c])) return false;
+          return true;
+        };
+        const index_t endpoints = index_t(inside(xi)) + index_t(inside(xj));
+        keep[e] = endpoints >= enough ||
+                  index.count_in_box(std::span<const T>(lo), std::span<const T>(hi), enough) >= enough;
+      }
+    });
+    detail::mirror_pair_decisions(graph, reverse, keep);
+    return detail::assemble_pruned(graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+                                   detail::concat("short_circuit(threshold=", options.threshold, ", scale_neighbors=",
+                                                  options.scale_neighbors, ") on ", graph.selection().selector));
+  }
+};
+
+template <class Candidates>
+ShortCircuitPruned(Candidates) -> ShortCircuitPruned<Candidates>;
+template <class Candidates>
+ShortCircuitPruned(Candidates, ShortCircuitOptions) -> ShortCircuitPruned<Candidates>;
+
+static_assert(NeighborSelector<ShortCircuitPruned<>, float> && NeighborSelector<ShortCircuitPruned<>, double>);
+
+}  // namespace nldr
