@@ -1,0 +1,81 @@
+// JSON pieces shared by the tool's --json reports.
+#pragma once
+
+#include <nldr/nldr.hpp>
+
+#include <string>
+
+namespace nldr_tool {
+
+/// {"stage": seconds, ..., "total": seconds}: wall time per stage in the order they ran.
+inline nldr::io::JsonValue times_json(const nldr::StageTimes& times) {
+  nldr::io::JsonValue json = nldr::io::JsonValue::object();
+  for (const auto& [stage, seconds] : times.stages) json[stage] = seconds;
+  json["total"] = times.total();
+  return json;
+}
+
+/// The graph's size, degrees, components and, for pruning selectors, what the selector did.
+inline nldr::io::JsonValue graph_json(const nldr::NeighborGraph<double>& graph) {
+  const nldr::GraphStatistics stats = nldr::graph_statistics(graph);
+  const nldr::SelectionReport& selection = graph.selection();
+  nldr::io::JsonValue json = nldr::io::JsonValue::object();
+  json["selector"] = selection.selector;
+  json["points"] = stats.points;
+  json["edges"] = stats.edges;
+  json["symmetric"] = stats.symmetric;
+  json["min_degree"] = stats.min_degree;
+  json["max_degree"] = stats.max_degree;
+  json["mean_degree"] = stats.mean_degree;
+  json["mean_edge_length"] = stats.mean_edge_length;
+  json["components"] = stats.components.count();
+  json["candidate_edges"] = selection.candidate_edges;
+  json["pruned_edges"] = selection.pruned_edges;
+  json["reconnected_edges"] = selection.reconnected_edges;
+  json["fallback_points"] = selection.fallback_points;
+  return json;
+}
+
+/// Every field of a quality report, under the names docs/metrics.md uses.
+inline nldr::io::JsonValue quality_json(const nldr::metrics::QualityReport& q) {
+  nldr::io::JsonValue json = nldr::io::JsonValue::object();
+  json["n"] = q.n;
+  json["k"] = q.k;
+  json["trustworthiness"] = q.trustworthiness;
+  json["continuity"] = q.continuity;
+  json["q_nx"] = q.q_nx;
+  json["b_nx"] = q.b_nx;
+  json["r_nx"] = q.r_nx;
+  json["lcmc"] = q.lcmc;
+  json["auc_rnx"] = q.auc_rnx;
+  json["mrre_x"] = q.mrre_x;
+  json["mrre_y"] = q.mrre_y;
+  json["konig"] = q.konig;
+  json["konig_k1"] = q.konig_k1;
+  json["konig_k2"] = q.konig_k2;
+  json["spearman_rho"] = q.spearman_rho;
+  json["kruskal_stress"] = q.kruskal_stress;
+  json["kruskal_stress_scaled"] = q.kruskal_stress_scaled;
+  json["residual_variance"] = q.residual_variance;
+  if (q.residual_variance_truth) json["residual_variance_truth"] = *q.residual_variance_truth;
+  if (q.knn_error) json["knn_error"] = *q.knn_error;
+  json["k_max"] = q.k_max;
+  json["spearman_pairs"] = q.spearman_pairs;
+  json["distance_pairs"] = q.distance_pairs;
+  json["pairs_sampled"] = q.pairs_sampled;
+  if (!q.r_nx_curve.empty()) {
+    nldr::io::JsonValue curve = nldr::io::JsonValue::array();
+    for (double r : q.r_nx_curve) curve.push_back(r);
+    json["r_nx_curve"] = std::move(curve);
+  }
+  return json;
+}
+
+/// Adds the run's resource figures: per-stage times and the process's peak resident memory.
+inline void add_resources(nldr::io::JsonValue& json, const nldr::StageTimes& times) {
+  json["times"] = times_json(times);
+  json["peak_memory_bytes"] = nldr::peak_memory_bytes();
+  json["threads"] = nldr::max_threads();
+}
+
+}  // namespace nldr_tool

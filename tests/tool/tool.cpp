@@ -1,0 +1,207 @@
+// The nldr tool's contract (docs/tool.md): outputs, exit codes, one-line errors, no partial files.
+// References are independent of the tool: brute-force distances from the CSV it wrote, file sizes.
+#include "catch.hpp"
+
+#include <nldr/io/csv.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int exit_code = -1;
+  std::string err, out;
+};
+
+/// A scratch directory removed at the end of the test.
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    dir = fs::temp_directory_path() / ("nldr_tool_test_" + std::to_string(::getpid()) + "_" +
+                                       std::to_string(counter()++));
+    fs::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+  static int& counter() {
+    static int value = 0;
+    return value;
+  }
+  /// Names of the files in the directory (temporary files left behind would show here).
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Runs `nldr <arguments>` through the shell, capturing stdout, stderr and the exit code.
+Run nldr_run(const Scratch& scratch, const std::string& arguments) {
+  const std::string out = scratch / ".stdout", err = scratch / ".stderr";
+  const std::string command = std::string("'") + NLDR_TOOL_PATH + "' " + arguments + " >'" + out + "' 2>'" + err + "'";
+  const int status = std::system(command.c_str());
+  Run run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = slurp(out);
+  run.err = slurp(err);
+  fs::remove(out);
+  fs::remove(err);
+  return run;
+}
+
+/// An error run: the code, exactly one stderr line, starting "nldr".
+void require_error(const Run& run, int code, const std::string& needle) {
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == code);
+  REQUIRE(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  REQUIRE(run.err.rfind("nldr", 0) == 0);
+  REQUIRE_THAT(run.err, ContainsSubstring(needle));
+}
+
+nldr::Matrix<double> read(const std::string& path) { return nldr::io::read_csv<double>(path).values; }
+
+}  // namespace
+
+TEST_CASE("generate writes the points and the ground truth, reproducibly", "[tool]") {
+  Scratch s;
+  const auto first = nldr_run(s, "generate swiss-roll --n 300 --seed 7 --out " + s / "a.csv" + " --truth " + s / "t.csv");
+  REQUIRE(first.exit_code == 0);
+  const auto X = read(s / "a.csv");
+  const auto T = read(s / "t.csv");
+  REQUIRE(X.rows() == 300);
+  REQUIRE(X.cols() == 3);
+  REQUIRE(T.rows() == 300);
+  REQUIRE(T.cols() == 2);
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 7 --out " + s / "b.csv").exit_code == 0);
+  REQUIRE(slurp(s / "a.csv") == slurp(s / "b.csv"));
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 8 --out " + s / "c.csv").exit_code == 0);
+  REQUIRE(slurp(s / "a.csv") != slurp(s / "c.csv"));
+
+  REQUIRE(nldr_run(s, "generate clusters-3d --n 300 --out " + s / "k.csv" + " --labels " + s / "l.csv").exit_code == 0);
+  const auto labels = read(s / "l.csv");
+  REQUIRE(labels.rows() == 300);
+  REQUIRE(labels.minCoeff() == 0);  // bridge points
+  REQUIRE(labels.maxCoeff() == 3);  // three clusters, labels 1..3
+}
+
+TEST_CASE("neighbors writes every point's k nearest as i,j,distance lines", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate s-curve --n 200 --seed 3 --out " + s / "x.csv").exit_code == 0);
+  const auto run = nldr_run(s, "neighbors --in " + s / "x.csv" + " --k 6 --out " + s / "e.csv" + " --json");
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, ContainsSubstring("\"peak_memory_bytes\""));
+  REQUIRE_THAT(run.out, ContainsSubstring("\"neighbors\""));
+  const auto X = read(s / "x.csv");
+  const auto edges = read(s / "e.csv");
+  REQUIRE(edges.rows() == 200 * 6);
+  REQUIRE(edges.cols() == 3);
+  for (Eigen::Index row = 0; row < edges.rows(); ++row) {
+    const auto i = Eigen::Index(edges(row, 0)), j = Eigen::Index(edges(row, 1));
+    REQUIRE(edges(row, 2) == Approx((X.row(i) - X.row(j)).norm()).epsilon(1e-12));
+    // Brute force: fewer than 6 other points are strictly closer to i than j.
+    int closer = 0;
+    for (Eigen::Index m = 0; m < X.rows(); ++m)
+      closer += m != i && (X.row(i) - X.row(m)).norm() < edges(row, 2) * (1 - 1e-12);
+    REQUIRE(closer < 6);
+  }
+}
+
+TEST_CASE("embed, then evaluate: isomap unrolls the Swiss roll", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 400 --seed 2 --out " + s / "x.csv" + " --truth " + s / "t.csv")
+              .exit_code == 0);
+  const auto embed = nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "y.csv" +
+                                     " --method isomap --k 10 --json " + s / "r.json");
+  REQUIRE(embed.exit_code == 0);
+  const auto Y = read(s / "y.csv");
+  REQUIRE(Y.rows() == 400);
+  REQUIRE(Y.cols() == 2);
+  const std::string report = slurp(s / "r.json");
+  for (const char* key : {"\"times\"", "\"neighbors\"", "\"eigensolve\"", "\"peak_memory_bytes\"", "\"graph\""})
+    REQUIRE_THAT(report, ContainsSubstring(key));
+
+  const auto evaluate = nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --k 10 --truth " +
+                                        s / "t.csv" + " --json");
+  REQUIRE(evaluate.exit_code == 0);
+  for (const char* key : {"\"trustworthiness\"", "\"continuity\"", "\"r_nx\"", "\"residual_variance_truth\"",
+                          "\"konig\"", "\"mrre_x\"", "\"spearman_rho\"", "\"peak_memory_bytes\""})
+    REQUIRE_THAT(evaluate.out, ContainsSubstring(key));
+}
+
+TEST_CASE("results do not depend on the thread count", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 4 --out " + s / "x.csv").exit_code == 0);
+  for (const char* method : {"lle", "isomap"}) {
+    REQUIRE(nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "y1.csv" + " --method " + method +
+                            " --k 10 --threads 1").exit_code == 0);
+    REQUIRE(nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "y2.csv" + " --method " + method +
+                            " --k 10 --threads 2").exit_code == 0);
+    REQUIRE(slurp(s / "y1.csv") == slurp(s / "y2.csv"));
+  }
+}
+
+TEST_CASE("errors: exit code, one line naming the problem, no output left behind", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 50 --out " + s / "x.csv").exit_code == 0);
+  const std::string in = " --in " + s / "x.csv";
+  const std::string out = " --out " + s / "y.csv";
+
+  SECTION("usage errors exit 2") {
+    require_error(nldr_run(s, "generate no-such-set --out " + s / "z.csv"), 2, "swiss-roll");
+    require_error(nldr_run(s, "embed" + in + out + " --method tsne"), 2, "unknown method \"tsne\"");
+    require_error(nldr_run(s, "embed" + in + out + " --method lle --selector magic"), 2, "unknown selector");
+    require_error(nldr_run(s, "neighbors" + in + out + " --k 50"), 2, "k");
+    require_error(nldr_run(s, "neighbors" + in + out + " --selector epsilon"), 2, "--radius");
+    require_error(nldr_run(s, "embed" + in + out), 2, "--method");
+    require_error(nldr_run(s, "frobnicate"), 2, "frobnicate");
+  }
+  SECTION("input and output failures exit 3") {
+    require_error(nldr_run(s, "embed --in " + s / "missing.csv" + out + " --method pca"), 3, "missing.csv");
+    std::ofstream(s / "ragged.csv") << "1,2,3\n4,5\n";
+    require_error(nldr_run(s, "embed --in " + s / "ragged.csv" + out + " --method pca"), 3, "line 2");
+    std::ofstream(s / "nan.csv") << "1,2,3\n4,nan,6\n7,8,9\n";
+    require_error(nldr_run(s, "embed --in " + s / "nan.csv" + out + " --method pca"), 3, "nan.csv:2:3");
+    require_error(nldr_run(s, "embed" + in + " --out " + s / "no/such/dir/y.csv" + " --method pca"), 3, "does not exist");
+    // The JSON path is checked before any work: the embedding is not written either.
+    require_error(nldr_run(s, "embed" + in + out + " --method pca --json " + s / "no/r.json"), 3, "does not exist");
+  }
+  SECTION("data the method cannot handle exit 4") {
+    // Two groups of 20 points, 1000 apart: no 5-NN edge joins them.
+    std::ofstream two(s / "c.csv");
+    for (int i = 0; i < 40; ++i) two << (i < 20 ? 0 : 1000) + i % 20 << ',' << (i * 7) % 20 << ',' << (i * 3) % 5 << '\n';
+    two.close();
+    for (const char* method : {"isomap", "lle", "laplacian-eigenmaps"})
+      require_error(nldr_run(s, "embed --in " + s / "c.csv" + out + " --method " + method + " --k 5"), 4, "connected");
+  }
+  SECTION("evaluate rejects mismatched files") {
+    REQUIRE(nldr_run(s, "generate swiss-roll --n 60 --out " + s / "other.csv").exit_code == 0);
+    require_error(nldr_run(s, "evaluate" + in + " --embedding " + s / "other.csv" + " --k 5"), 2, "rows");
+  }
+  // Only the inputs written above remain: no y.csv, no JSON, no temporary files.
+  for (const auto& name : s.files()) {
+    INFO("left behind: " << name);
+    REQUIRE((name == "x.csv" || name == "c.csv" || name == "other.csv" || name == "ragged.csv" || name == "nan.csv"));
+  }
+}
