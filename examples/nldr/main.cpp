@@ -201,7 +201,8 @@ int embed(EmbedArgs a) {
 // ---- nldr evaluate ------------------------------------------------------------------------------
 
 struct EvaluateArgs {
-  std::string in, embedding;
+  std::string in;
+  std::vector<std::string> embeddings;  ///< one or more, each evaluated against `in`
   std::optional<std::string> truth, labels;
   nldr::metrics::QualityOptions options;
   Output json, plot;
@@ -232,10 +233,13 @@ int evaluate(EvaluateArgs a) {
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::Matrix<double> X = read_points(a.in);
-  const nldr::Matrix<double> Y = read_points(a.embedding);
-  if (X.rows() != Y.rows())
-    nldr::throw_invalid("embedding", a.embedding, " has ", Y.rows(), " rows but ", a.in, " has ", X.rows(),
-                        ": the embedding must hold one row per input point, in the same order");
+  std::vector<nldr::Matrix<double>> embeddings;
+  for (const std::string& path : a.embeddings) {
+    embeddings.push_back(read_points(path));
+    if (embeddings.back().rows() != X.rows())
+      nldr::throw_invalid("embedding", path, " has ", embeddings.back().rows(), " rows but ", a.in, " has ", X.rows(),
+                          ": the embedding must hold one row per input point, in the same order");
+  }
   std::optional<nldr::Matrix<double>> truth;
   if (a.truth) {
     truth = read_points(*a.truth);
@@ -247,31 +251,50 @@ int evaluate(EvaluateArgs a) {
   times.add("read", clock.seconds());
 
   if (a.plot.requested()) a.options.curve = true;
-  const nldr::metrics::QualityReport q =
-      truth ? nldr::metrics::quality_report(X, Y, a.options, *truth, labels)
-            : nldr::metrics::quality_report(X, Y, a.options, nullptr, labels);
-  for (const auto& [stage, seconds] : q.times.stages) times.add(stage, seconds);
+  std::vector<nldr::metrics::QualityReport> reports;
+  for (const auto& Y : embeddings) {
+    reports.push_back(truth ? nldr::metrics::quality_report(X, Y, a.options, *truth, labels)
+                            : nldr::metrics::quality_report(X, Y, a.options, nullptr, labels));
+    for (const auto& [stage, seconds] : reports.back().times.stages) times.add(stage, seconds);
+  }
 
   if (a.plot.requested()) {
-    nldr::io::LineSeries series{.name = "R_NX(K)"};
-    for (std::size_t K = 1; K <= q.r_nx_curve.size(); ++K) {
-      series.x.push_back(double(K));
-      series.y.push_back(q.r_nx_curve[K - 1]);
+    std::vector<nldr::io::LineSeries> curves;
+    for (std::size_t e = 0; e < reports.size(); ++e) {
+      nldr::io::LineSeries series{.name = Path(a.embeddings[e]).filename().string()};
+      for (std::size_t K = 1; K <= reports[e].r_nx_curve.size(); ++K) {
+        series.x.push_back(double(K));
+        series.y.push_back(reports[e].r_nx_curve[K - 1]);
+      }
+      curves.push_back(std::move(series));
     }
-    nldr::io::write_line_plot_svg(a.plot.path, {series},
-                                  {.title = "Quality of " + Path(a.embedding).filename().string(),
-                                   .x_label = "neighborhood size K",
-                                   .y_label = "R_NX(K)",
-                                   .log_x = true});
+    nldr::io::write_line_plot_svg(
+        a.plot.path, curves,
+        {.title = "Quality of embeddings of " + Path(a.in).filename().string(), .x_label = "neighborhood size K",
+         .y_label = "R_NX(K)", .log_x = true});
   }
   if (!a.json.requested()) {
-    print_quality(q);
+    for (std::size_t e = 0; e < reports.size(); ++e) {
+      std::printf("%s\n", a.embeddings[e].c_str());
+      print_quality(reports[e]);
+    }
     return ok;
   }
-  JsonValue report = nldr_tool::quality_json(q);
+  // One embedding: its measures at the top level. Several: an array of them under "embeddings".
+  JsonValue report = reports.size() == 1 ? nldr_tool::quality_json(reports[0]) : JsonValue::object();
+  if (reports.size() == 1) {
+    report["embedding"] = a.embeddings[0];
+  } else {
+    JsonValue list = JsonValue::array();
+    for (std::size_t e = 0; e < reports.size(); ++e) {
+      JsonValue one = nldr_tool::quality_json(reports[e]);
+      one["embedding"] = a.embeddings[e];
+      list.push_back(std::move(one));
+    }
+    report["embeddings"] = std::move(list);
+  }
   report["command"] = "evaluate";
   report["input"] = a.in;
-  report["embedding"] = a.embedding;
   nldr_tool::add_resources(report, times);
   emit_json(a.json, report);
   return ok;
@@ -363,8 +386,12 @@ int main(int argc, char** argv) {
   EvaluateArgs ev;
   auto* evaluate_cmd = app.add_subcommand("evaluate", "Measure how well an embedding preserves the data");
   evaluate_cmd->add_option("--in", ev.in, "Points CSV (N x D)")->required();
-  evaluate_cmd->add_option("--embedding", ev.embedding, "Embedding CSV (N x d)")->required();
+  evaluate_cmd->add_option("--embedding", ev.embeddings, "Embedding CSV (N x d); several compare on one --plot")
+      ->required();
   evaluate_cmd->add_option("--k", ev.options.k, "Neighborhood size of the rank measures")->capture_default_str();
+  evaluate_cmd->add_option("--konig-k1", ev.options.konig_k1, "Konig's measure: k1 (0 = k)")->capture_default_str();
+  evaluate_cmd->add_option("--konig-k2", ev.options.konig_k2, "Konig's measure: k2 (0 = min(2 k1, N - 1))")
+      ->capture_default_str();
   evaluate_cmd->add_option("--truth", ev.truth, "Ground-truth intrinsic coordinates CSV (adds residual_variance_truth)");
   evaluate_cmd->add_option("--labels", ev.labels, "Class labels CSV (adds knn_error)");
   evaluate_cmd->add_flag("--curve", ev.options.curve, "Include the R_NX(K) curve in the JSON report");

@@ -150,6 +150,22 @@ TEST_CASE("embed, then evaluate: isomap unrolls the Swiss roll", "[tool]") {
     REQUIRE_THAT(evaluate.out, ContainsSubstring(key));
 }
 
+TEST_CASE("evaluate compares several embeddings on one R_NX plot", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate s-curve --n 300 --seed 5 --out " + s / "x.csv").exit_code == 0);
+  REQUIRE(nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "ltsa.csv" + " --method ltsa --k 10").exit_code == 0);
+  REQUIRE(nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "pca.csv" + " --method pca").exit_code == 0);
+  const auto run = nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "ltsa.csv" + " " + s / "pca.csv" +
+                                   " --k 8 --konig-k1 5 --konig-k2 9 --plot " + s / "rnx.svg" + " --json");
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, ContainsSubstring("\"embeddings\""));
+  REQUIRE_THAT(run.out, ContainsSubstring("\"konig_k1\": 5"));
+  REQUIRE_THAT(run.out, ContainsSubstring("\"konig_k2\": 9"));
+  const std::string svg = slurp(s / "rnx.svg");
+  REQUIRE_THAT(svg, ContainsSubstring("ltsa.csv"));
+  REQUIRE_THAT(svg, ContainsSubstring("pca.csv"));
+}
+
 TEST_CASE("results do not depend on the thread count", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 4 --out " + s / "x.csv").exit_code == 0);
