@@ -183,6 +183,7 @@ int embed(EmbedArgs a) {
   nldr::io::write_csv(a.out.path, result.coordinates);
   if (a.plot.requested()) {
     nldr::io::ScatterOptions options{.title = a.method.name + " of " + Path(a.in).filename().string()};
+    if (graph) options.title += ", " + graph->selection().selector;
     nldr::io::write_scatter_svg(a.plot.path, result.coordinates.leftCols(2), color, options);
   }
   times.add("write", clock.seconds());
@@ -319,6 +320,16 @@ void add_selector_options(CLI::App& command, nldr_tool::SelectorSettings& s) {
       ->capture_default_str();
   command.add_option("--k", s.k, "Neighbors per point (candidates of the pruning selectors)")->capture_default_str();
   command.add_option("--radius", s.radius, "Ball radius of --selector epsilon");
+  command.add_option("--ratio", s.ratio, "shared: keep an edge with >= ceil(ratio k) shared neighbors")
+      ->capture_default_str();
+  command.add_option("--z", s.z, "gaussian: keep neighbors within mean + z standard deviations")
+      ->capture_default_str();
+  command.add_flag("--most-probable", s.most_probable, "gaussian: the seed's literal rule, keep the 0.68 k most probable");
+  command.add_option("--tolerance", s.tolerance, "curvature: relative curvature tolerance")->capture_default_str();
+  command.add_option("--threshold", s.threshold, "short-circuit: prune an edge whose box holds <= threshold points")
+      ->capture_default_str();
+  command.add_option("--index", s.index, "short-circuit: box index, kdtree (any D) or rstar (Boost R*-tree, D <= 3)")
+      ->capture_default_str();
 }
 
 /// Maps an exception to its exit code after printing "nldr <command>: error: <message>".

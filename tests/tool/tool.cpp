@@ -128,6 +128,34 @@ TEST_CASE("neighbors writes every point's k nearest as i,j,distance lines", "[to
   }
 }
 
+TEST_CASE("neighbors: the pruning selectors and their options", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 400 --seed 6 --out " + s / "x.csv").exit_code == 0);
+  const std::string in = " --in " + s / "x.csv";
+  const auto edges = [&](const std::string& options) {
+    const auto run = nldr_run(s, "neighbors" + in + " --out " + s / "e.csv " + options);
+    INFO(options << ": " << run.err);
+    REQUIRE(run.exit_code == 0);
+    return read(s / "e.csv").rows();
+  };
+  const auto knn = edges("--k 20");
+  // A stricter rule prunes more: the shared-neighbor ratio and the Gaussian z are honoured.
+  REQUIRE(edges("--selector shared --k 20 --ratio 0.7") < edges("--selector shared --k 20 --ratio 0.2"));
+  REQUIRE(edges("--selector gaussian --k 20 --z 0") < edges("--selector gaussian --k 20 --z 2"));
+  REQUIRE(edges("--selector curvature --k 20 --tolerance 0.1") <= 2 * knn);
+  REQUIRE(edges("--selector gaussian --k 20 --most-probable") > 0);
+  // Short-circuit pruning: both box indexes count the same points, so they keep the same edges.
+  REQUIRE(nldr_run(s, "neighbors" + in + " --out " + s / "kd.csv --selector short-circuit --k 30 --index kdtree")
+              .exit_code == 0);
+#if defined(NLDR_HAVE_BOOST)
+  REQUIRE(nldr_run(s, "neighbors" + in + " --out " + s / "rs.csv --selector short-circuit --k 30 --index rstar")
+              .exit_code == 0);
+  REQUIRE(slurp(s / "kd.csv") == slurp(s / "rs.csv"));
+#endif
+  require_error(nldr_run(s, "neighbors" + in + " --out " + s / "e2.csv --selector short-circuit --index quadtree"), 2,
+                "kdtree or rstar");
+}
+
 TEST_CASE("embed, then evaluate: isomap unrolls the Swiss roll", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate swiss-roll --n 400 --seed 2 --out " + s / "x.csv" + " --truth " + s / "t.csv")
