@@ -36,7 +36,7 @@ TEST_CASE("Random: uniform and normal have the right moments", "[core][random]")
   CHECK(std::abs(nsum_sq / n - 1.0) < 2e-2);
 }
 
-TEST_CASE("Random: below() covers [0, bound) evenly", "[core][random]") {
+TEST_CASE("Random: below() covers 0 .. bound - 1 evenly", "[core][random]") {
   nldr::Random rng(1);
   std::vector<int> counts(7, 0);
   for (int i = 0; i < 70000; ++i) ++counts[rng.below(7)];

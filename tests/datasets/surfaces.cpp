@@ -36,7 +36,7 @@ TEMPLATE_TEST_CASE("punctured_sphere: on the unit sphere, cap z > 0.75 empty, un
   CHECK(south / 4000.0 == Approx(1 / 1.75).margin(0.04));
 }
 
-TEMPLATE_TEST_CASE("twin_peaks: z = sin(pi x) tanh(3 y) on (-1, 1]^2", "[datasets][surfaces]", float, double) {
+TEMPLATE_TEST_CASE("twin_peaks: z = sin(pi x) tanh(3 y) on the square (-1, 1) x (-1, 1)", "[datasets][surfaces]", float, double) {
   const auto data = ds::twin_peaks<TestType>({.n = 1000, .seed = 2});
   for (int i = 0; i < data.size(); ++i) {
     const double x = data.points(i, 0), y = data.points(i, 1);
@@ -66,7 +66,7 @@ TEMPLATE_TEST_CASE("gaussian: z = exp(-(x^2 + y^2) / 2) / (2 pi) over standard n
   CHECK(syy / n == Approx(1).margin(0.11));
 }
 
-TEMPLATE_TEST_CASE("mobius: points on the strip; (u + 2 pi, -v) is the same point", "[datasets][surfaces]", float,
+TEMPLATE_TEST_CASE("mobius: points on the strip, and (u + 2 pi, -v) is the same point", "[datasets][surfaces]", float,
                    double) {
   const auto strip = [](double u, double v) {
     const double r = 1 + 0.5 * v * std::cos(u / 2);

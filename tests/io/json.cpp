@@ -89,7 +89,7 @@ TEST_CASE("JsonValue builds nested documents in insertion order", "[io][json]") 
   CHECK(rows.dump(1) == "[\n {\n  \"a\": 1\n },\n [1, \"x\"]\n]");
 }
 
-TEST_CASE("JsonValue refuses misuse; write_json writes atomically", "[io][json]") {
+TEST_CASE("JsonValue refuses misuse, and write_json writes atomically", "[io][json]") {
   JsonValue number = 3;
   CHECK_THROWS_AS(number["key"], nldr::invalid_argument);
   CHECK_THROWS_AS(number.push_back(1), nldr::invalid_argument);

@@ -108,7 +108,7 @@ TEST_CASE("residual variance against geodesics and ground truth: points on an ar
   CHECK_THAT(chord, WithinAbs(1 - r * r, tol));
 }
 
-TEMPLATE_TEST_CASE("Kruskal stress equals the brute force; the scaled form removes the scale",
+TEMPLATE_TEST_CASE("Kruskal stress equals the brute force, and the scaled form removes the scale",
                    "[metrics][stress]", float, double) {
   const auto X = test_data::uniform<TestType>(40, 3, 101);
   const auto Y = test_data::distorted(X, 0.1, 102);

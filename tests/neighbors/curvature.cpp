@@ -55,7 +55,7 @@ TEMPLATE_TEST_CASE("Curvature of a sphere of radius r is K_H = 1/r, K_G = 1/r^2 
   }
 }
 
-TEMPLATE_TEST_CASE("Curvature of a cylinder: K_G = 0, K_H = 1/(2r); of a tilted plane: 0, 0",
+TEMPLATE_TEST_CASE("Curvature of a cylinder: K_G = 0, K_H = 1/(2r), and of a tilted plane 0, 0",
                    "[neighbors][curvature]", float, double) {
   const double r = 1.5;
   const auto X = cylinder<TestType>(3000, r, 4);
