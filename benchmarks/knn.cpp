@@ -59,17 +59,8 @@ double kth_distance_sum(const nldr::NeighborGraph<T>& graph, int k) {
   return sum;
 }
 
-// Peak resident memory of this process in MiB: VmHWM from /proc/self/status, which starts afresh
-// at exec. getrusage's ru_maxrss (nldr::peak_memory_bytes) survives exec on Linux, so a process
-// started by a big parent (the Python driver) would report the parent's peak.
-double peak_rss_mib() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  double kib = 0;
-  while (status >> key)
-    if (key == "VmHWM:" && status >> kib) return kib / 1024.0;
-  return double(nldr::peak_memory_bytes()) / (1024.0 * 1024.0);
-}
+// Peak resident memory of this process in MiB (VmHWM on Linux: starts afresh at exec).
+double peak_rss_mib() { return double(nldr::peak_memory_bytes()) / (1024.0 * 1024.0); }
 
 double cpu_seconds() {
   rusage usage{};

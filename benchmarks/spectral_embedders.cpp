@@ -50,19 +50,8 @@ void write_f64(const std::string& path, const Eigen::MatrixBase<Derived>& m) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-// Peak RSS of this process image: VmHWM from /proc/self/status. getrusage's ru_maxrss (what
-// nldr::peak_memory_bytes reports) keeps the parent's high-water mark across fork + exec, so a driver
-// with a large RSS (Python with scikit-learn loaded) would inflate it; VmHWM starts afresh at exec.
-double peak_rss_mib() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  double kib = 0;
-  while (status >> key) {
-    if (key == "VmHWM:" && status >> kib) return kib / 1024.0;
-    status.ignore(1 << 12, '\n');
-  }
-  return double(nldr::peak_memory_bytes()) / (1024.0 * 1024.0);
-}
+// Peak resident memory of this process in MiB (VmHWM on Linux: starts afresh at exec).
+double peak_rss_mib() { return double(nldr::peak_memory_bytes()) / (1024.0 * 1024.0); }
 
 double stage(const nldr::StageTimes& times, const std::string& name) {
   double sum = 0;

@@ -21,7 +21,7 @@ inline constexpr std::array<std::string_view, 6> selector_names{"knn",      "eps
 struct SelectorSettings {
   std::string name = "knn";
   nldr::index_t k = 10;
-  std::optional<double> radius;        ///< epsilon: required
+  std::optional<double> radius{};      ///< epsilon: required
   nldr::index_t min_neighbors = 1;     ///< pruning selectors: neighbors every point keeps
   nldr::index_t intrinsic_dim = 2;     ///< curvature: the manifold's dimension
   double ratio = nldr::SharedNeighborsOptions{}.ratio;          ///< shared: threshold = ceil(ratio k)

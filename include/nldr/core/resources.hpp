@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -41,7 +42,19 @@ struct StageTimes {
 };
 
 /// Peak resident set size of this process so far, in bytes (0 where unknown).
+/// Linux: VmHWM from /proc/self/status, which starts afresh at exec; getrusage's ru_maxrss does not
+/// (a process started by a large parent, e.g. a Python benchmark driver, inherits its high-water mark).
 inline std::uint64_t peak_memory_bytes() {
+#if defined(__linux__)
+  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status)) found = std::sscanf(line, "VmHWM: %llu kB", &kib) == 1;
+    std::fclose(status);
+    if (found) return static_cast<std::uint64_t>(kib) * 1024;
+  }
+#endif
 #if defined(__unix__) || defined(__APPLE__)
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;

@@ -30,6 +30,16 @@ void validate_points(const Eigen::MatrixBase<Derived>& points, const std::string
                       " is not finite: remove or impute NaN/Inf values first");
 }
 
+/// Requires at least two distinct points: an embedder given N copies of one point would return an
+/// arbitrary basis of a degenerate eigenproblem, finite but meaningless.
+template <class Derived>
+void validate_not_all_identical(const Eigen::MatrixBase<Derived>& points, const std::string& name = "X") {
+  for (Eigen::Index i = 1; i < points.rows(); ++i)
+    if (points.row(i) != points.row(0)) return;
+  throw_invalid(name, "all ", points.rows(), " points of ", name,
+                " are identical: there is no structure to embed; check how the data was loaded");
+}
+
 /// Requires 1 <= k <= n_points - 1 (a point is never its own neighbor).
 inline void validate_neighbor_count(Eigen::Index k, Eigen::Index n_points, const std::string& name = "k") {
   if (k < 1) throw_invalid(name, name, " = ", k, " must be >= 1");

@@ -165,6 +165,7 @@ struct Isomap {
   template <Real T, Real S, class Derived>
   IsomapEmbedding<T> run(const Eigen::MatrixBase<Derived>& X, const NeighborGraph<T>& graph) const {
     validate_points(X, "X", 2);
+    validate_not_all_identical(X);
     const PointsRef<T> points(X.derived());
     const auto n = index_t(points.rows());
     detail::validate_graph_size(graph, n);

@@ -158,6 +158,7 @@ struct LandmarkIsomap {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::LandmarkIsomap: the points must be float or double");
     validate_points(X, "X", 2);
+    validate_not_all_identical(X);
     const PointsRef<T> points(X.derived());
     const auto n = index_t(points.rows());
     detail::validate_graph_size(graph, n);

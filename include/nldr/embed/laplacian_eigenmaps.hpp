@@ -127,6 +127,7 @@ struct LaplacianEigenmaps {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
     validate_points(X, "X", 3);
+    validate_not_all_identical(X);
     validate_same_rows(X.rows(), graph.size(), "X", "graph");
     validate_dimension(options.dim, X.rows() - 1, "N - 1");
     if (!(options.t >= 0) || std::isnan(options.t))

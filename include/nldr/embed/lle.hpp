@@ -222,6 +222,7 @@ struct LocallyLinearEmbedding {
     static_assert(Real<T>, "X must hold float or double");
     const std::string method = name();
     validate_points(X, "X", 3);
+    validate_not_all_identical(X);
     validate_same_rows(X.rows(), graph.size(), "X", "graph");
     validate_options(X.rows(), X.cols());
     detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,

@@ -123,6 +123,7 @@ struct ClassicalMds {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::ClassicalMds: the points must be float or double");
     validate_points(X, "X", 2);
+    validate_not_all_identical(X);
     const Eigen::Index n = X.rows();
     detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
     check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",

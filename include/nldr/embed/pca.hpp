@@ -92,6 +92,7 @@ struct Pca {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Pca: the points must be float or double");
     validate_points(X, "X", 2);
+    validate_not_all_identical(X);
     const Eigen::Index n = X.rows(), d = X.cols();
     if (options.dim < 1 || options.dim > std::min(d, n))
       throw_invalid("dim", "dim = ", options.dim, " must lie in [1, min(D, N) = ", std::min(d, n),

@@ -1,0 +1,180 @@
+// Hostile input for every embedder and every selector (docs/errors.md): each call either returns
+// finite coordinates of the right shape or throws an nldr::error; never a crash, a hang or NaN.
+// Where the outcome is determined (a disconnected graph, all points identical, d >= N) the test
+// asserts the exact exception type.
+#include "catch.hpp"
+
+#include <nldr/nldr.hpp>
+
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Embedder = std::function<nldr::Matrix<double>(const nldr::Matrix<double>&, const nldr::NeighborGraph<double>&)>;
+
+struct NamedEmbedder {
+  std::string name;
+  Embedder embed;
+};
+
+std::vector<NamedEmbedder> graph_embedders(nldr::index_t dim) {
+  return {
+      {"lle", [=](const auto& X, const auto& g) { return nldr::LocallyLinearEmbedding{{.dim = dim}}.embed(X, g).coordinates; }},
+      {"modified-lle",
+       [=](const auto& X, const auto& g) {
+         return nldr::LocallyLinearEmbedding{{.dim = dim, .variant = nldr::LleVariant::modified}}.embed(X, g).coordinates;
+       }},
+      {"hessian-lle",
+       [=](const auto& X, const auto& g) {
+         return nldr::LocallyLinearEmbedding{{.dim = dim, .variant = nldr::LleVariant::hessian}}.embed(X, g).coordinates;
+       }},
+      {"ltsa", [=](const auto& X, const auto& g) { return nldr::Ltsa{{.dim = dim}}.embed(X, g).coordinates; }},
+      {"laplacian-eigenmaps",
+       [=](const auto& X, const auto& g) { return nldr::LaplacianEigenmaps{{.dim = dim}}.embed(X, g).coordinates; }},
+      {"isomap", [=](const auto& X, const auto& g) { return nldr::Isomap{{.dim = dim}}.embed(X, g).coordinates; }},
+      {"landmark-isomap",
+       [=](const auto& X, const auto& g) {
+         return nldr::LandmarkIsomap{{.dim = dim, .landmarks = 10}}.embed(X, g).coordinates;
+       }},
+  };
+}
+
+/// The call returns finite N x dim coordinates, or throws an nldr::error (anything else fails).
+void finite_or_nldr_error(const std::function<nldr::Matrix<double>()>& call, Eigen::Index n, Eigen::Index dim) {
+  try {
+    const nldr::Matrix<double> Y = call();
+    CHECK(Y.rows() == n);
+    CHECK(Y.cols() == dim);
+    CHECK(Y.allFinite());
+  } catch (const nldr::error& e) {
+    CHECK(std::string(e.what()).size() > 20);  // a message that explains, not a bare code
+  }
+}
+
+nldr::Matrix<double> grid(int side, double scale = 1) {
+  nldr::Matrix<double> X(side * side, 3);
+  for (int i = 0; i < side * side; ++i) X.row(i) << scale * (i % side), scale * (i / side), 0.1 * scale * ((i * 7) % 5);
+  return X;
+}
+
+}  // namespace
+
+TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr::error", "[hostile]") {
+
+  for (const auto& [name, embed] : graph_embedders(2)) {
+    CAPTURE(name);
+    SECTION("disconnected graph: disconnected_graph naming the components, " + name) {
+      nldr::Matrix<double> X = grid(6);
+      X.bottomRows(18).array() += 1000.0;  // two far-apart halves of 18 points
+      const auto graph = nldr::KNearest{7}(X);  // enough neighbors for every method, none across
+      CHECK_THROWS_AS(embed(X, graph), nldr::disconnected_graph);
+      CHECK_THROWS_WITH(embed(X, graph), ContainsSubstring("components"));
+    }
+    SECTION("all points identical: invalid_argument naming X, " + name) {
+      const nldr::Matrix<double> X = nldr::Matrix<double>::Ones(30, 3);
+      const auto graph = nldr::KNearest{6}(X);
+      CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
+      CHECK_THROWS_WITH(embed(X, graph), ContainsSubstring("identical"));
+    }
+    SECTION("inputs a method may or may not handle: never NaN, never a crash, " + name) {
+      std::vector<std::pair<std::string, nldr::Matrix<double>>> inputs;
+      nldr::Matrix<double> duplicated = grid(6);
+      duplicated.bottomRows(12) = duplicated.topRows(12);  // 12 exact duplicates
+      inputs.emplace_back("duplicates", duplicated);
+      nldr::Matrix<double> collinear(40, 3);
+      for (int i = 0; i < 40; ++i) collinear.row(i) << i, 2.0 * i, -1.0 * i;
+      inputs.emplace_back("collinear", collinear);
+      inputs.emplace_back("tiny scale 1e-150", grid(6, 1e-150));
+      inputs.emplace_back("huge scale 1e150", grid(6, 1e150));
+      inputs.emplace_back("few points", grid(3));
+      for (const auto& [what, X] : inputs) {
+        CAPTURE(what);
+        std::optional<nldr::NeighborGraph<double>> graph;
+        try {
+          graph = nldr::KNearest{std::min<nldr::index_t>(6, nldr::index_t(X.rows()) - 1)}(X);
+        } catch (const nldr::error&) {
+          continue;  // refused already at the selector: fine
+        }
+        finite_or_nldr_error([&] { return embed(X, *graph); }, X.rows(), 2);
+      }
+    }
+    SECTION("d >= N and d = 0: invalid_argument naming dim, " + name) {
+      const nldr::Matrix<double> X = grid(2);  // 4 points
+      const auto graph = nldr::KNearest{3}(X);
+      for (const nldr::index_t dim : {0, 4, 7}) {
+        const auto& bad = graph_embedders(dim);
+        for (const auto& candidate : bad)
+          if (candidate.name == name) CHECK_THROWS_AS(candidate.embed(X, graph), nldr::invalid_argument);
+      }
+    }
+    SECTION("graph of another size: invalid_argument, " + name) {
+      const nldr::Matrix<double> X = grid(6);
+      const auto graph = nldr::KNearest{5}(grid(5));
+      CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
+    }
+  }
+}
+
+TEST_CASE("every embedder rejects NaN and Inf input naming X", "[hostile]") {
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    nldr::Matrix<double> X = grid(6);
+    const auto graph = nldr::KNearest{5}(X);
+    X(7, 1) = bad;
+    for (const auto& [name, embed] : graph_embedders(2)) {
+      CAPTURE(name);
+      CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
+    }
+    CHECK_THROWS_AS(nldr::Pca{{.dim = 2}}.fit(X), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::ClassicalMds{{.dim = 2}}.embed(X), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::KNearest{5}(X), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::metrics::trustworthiness(X, grid(6), 5), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::EpsilonBall{.radius = 1.0}(X), nldr::invalid_argument);
+  }
+}
+
+TEST_CASE("every selector: bad parameters and degenerate data end in a graph or an nldr::error", "[hostile]") {
+  const nldr::Matrix<double> X = grid(6);
+  const auto selectors = std::vector<std::function<nldr::NeighborGraph<double>(const nldr::Matrix<double>&)>>{
+      [](const auto& P) { return nldr::KNearest{5}(P); },
+      [](const auto& P) { return nldr::EpsilonBall{.radius = 1.5}(P); },
+      [](const auto& P) { return nldr::SharedNeighbors{nldr::KNearest{5}}(P); },
+      [](const auto& P) { return nldr::GaussianPruned{nldr::KNearest{5}}(P); },
+      [](const auto& P) { return nldr::CurvatureAdaptive{nldr::KNearest{8}}(P); },
+      [](const auto& P) { return nldr::ShortCircuitPruned{nldr::KNearest{8}}(P); },
+  };
+  for (std::size_t s = 0; s < selectors.size(); ++s) {
+    CAPTURE(s);
+    // k >= N, too few points, identical points, empty input.
+    for (const nldr::Matrix<double>& P : {nldr::Matrix<double>(grid(2)), nldr::Matrix<double>(nldr::Matrix<double>::Zero(12, 3)),
+                                          nldr::Matrix<double>(0, 3)}) {
+      try {
+        const auto graph = selectors[s](P);
+        CHECK(graph.size() == P.rows());
+        for (nldr::index_t i = 0; i < graph.size(); ++i)
+          for (const auto j : graph.neighbors(i)) CHECK((j >= 0 && j < graph.size() && j != i));
+      } catch (const nldr::error&) {
+      }
+    }
+    // On a well-behaved grid every selector gives a valid graph.
+    const auto graph = selectors[s](X);
+    CHECK(graph.size() == X.rows());
+  }
+  CHECK_THROWS_AS(nldr::KNearest{0}(X), nldr::invalid_argument);
+  CHECK_THROWS_AS(nldr::KNearest{36}(X), nldr::invalid_argument);
+  CHECK_THROWS_AS(nldr::EpsilonBall{.radius = 0.0}(X), nldr::invalid_argument);
+  CHECK_THROWS_AS(nldr::EpsilonBall{.radius = -1.0}(X), nldr::invalid_argument);
+}
+
+TEST_CASE("user-built graphs with out-of-range indices, self loops or bad distances are refused", "[hostile]") {
+  using Lists = std::vector<std::vector<std::pair<nldr::index_t, double>>>;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const Lists& lists : {Lists{{{1, 1.0}}, {{2, 1.0}}, {{7, 1.0}}},     // index out of range
+                             Lists{{{1, 1.0}}, {{1, 1.0}}, {{0, 1.0}}},     // self loop
+                             Lists{{{1, 1.0}}, {{2, -1.0}}, {{0, 1.0}}},    // negative distance
+                             Lists{{{1, 1.0}}, {{2, nan}}, {{0, 1.0}}}})    // NaN distance
+    CHECK_THROWS_AS(nldr::NeighborGraph<double>::from_lists(lists), nldr::invalid_argument);
+}
