@@ -245,7 +245,7 @@ struct LandmarkIsomap {
     index_t next = index_t(Random(options.seed).below(std::uint64_t(n)));
     for (index_t a = 0; a < m; ++a) {
       model.landmarks.push_back(next);
-      detail::dijkstra(graph, next, std::span<T>(model.landmark_geodesics.row(a).data(), std::size_t(n)), work);
+      work.run(graph, next, std::span<T>(model.landmark_geodesics.row(a).data(), std::size_t(n)));
       // Next landmark: largest distance to the chosen set (ties: smallest index).
       double farthest = -1;
       for (index_t j = 0; j < n; ++j) {
