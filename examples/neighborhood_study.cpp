@@ -13,6 +13,7 @@
 
 #include <nldr/nldr.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -39,6 +40,16 @@ Reference reference_of(const nldr::datasets::Dataset<double>& data) {
   return data.intrinsic;
 }
 
+/// Why a run failed, once per distinct message; cells cite them as "fails [n]".
+std::vector<std::string> failure_notes;
+
+std::string cite_failure(const std::string& message) {
+  std::size_t n = 0;
+  while (n < failure_notes.size() && failure_notes[n] != message) ++n;
+  if (n == failure_notes.size()) failure_notes.push_back(message);
+  return "fails [" + std::to_string(n + 1) + "]";
+}
+
 /// An embedding, or the reason there is none (the study reports failures instead of hiding them).
 struct Outcome {
   std::optional<Matrix<double>> Y;
@@ -53,11 +64,8 @@ Outcome embed(const Matrix<double>& X, SelectorSettings selector, const MethodSe
     return {nldr_tool::run_method(method, X, &graph).coordinates, ""};
   } catch (const nldr::disconnected_graph&) {
     return {std::nullopt, "disconnected"};
-  } catch (const nldr::convergence_error&) {
-    return {std::nullopt, "no convergence"};
   } catch (const nldr::error& e) {
-    std::cerr << "  (" << method.name << " with " << selector.name << ": " << e.what() << ")\n";
-    return {std::nullopt, "fails"};
+    return {std::nullopt, cite_failure(method.name + " with " + selector.name + ": " + e.what())};
   }
 }
 
@@ -99,12 +107,12 @@ std::string fixed(double value, int digits = 3) {
 }
 
 /// The study's selectors on candidate lists of k: every selector of the library, with the seeds'
-/// defaults; epsilon's radius is the mean distance to the k-th neighbor (the same scale as kNN).
-std::vector<SelectorSettings> selectors_for(const Matrix<double>& X, nldr::index_t k) {
-  const auto knn = nldr::KNearest{k}(X);
+/// defaults. Epsilon's radius is the smallest that gives every point dim + 1 neighbors (what LLE needs):
+/// the largest distance from a point to its (dim + 1)-th nearest neighbor.
+std::vector<SelectorSettings> selectors_for(const Matrix<double>& X, nldr::index_t k, nldr::index_t dim) {
+  const auto near = nldr::KNearest{dim + 1}(X);
   double radius = 0;
-  for (nldr::index_t i = 0; i < knn.size(); ++i) radius += knn.distances(i).back();
-  radius /= knn.size();
+  for (nldr::index_t i = 0; i < near.size(); ++i) radius = std::max(radius, double(near.distances(i).back()));
   std::vector<SelectorSettings> list;
   for (const auto name : nldr_tool::selector_names) {
     SelectorSettings s{.name = std::string(name), .k = k};
@@ -134,7 +142,7 @@ void markdown_header(std::ostream& out, const std::vector<std::string>& cells) {
 void part_a(std::ostream& md, const std::filesystem::path& dir) {
   md << "## a. Short-circuit pruning vs plain kNN over K (seed 001's experiment)\n\n"
         "Residual variance 1 - r^2 between embedding distances and the exact manifold distances "
-        "(0 best); `fails` = the graph or the eigenproblem failed.\n\n";
+        "(0 best); `disconnected` = the graph fell apart, `fails [n]` = note n at the end.\n\n";
   const std::vector<nldr::index_t> ks{6, 8, 10, 12, 15, 20, 25, 30, 40};
   const std::vector<std::string> methods{"lle", "isomap", "laplacian-eigenmaps"};
   struct Set {
@@ -188,7 +196,7 @@ void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, n
   std::vector<std::string> header{"selector"};
   for (const auto& m : table_methods) header.push_back(m);
   markdown_header(md, header);
-  for (const SelectorSettings& selector : selectors_for(data.points, k)) {
+  for (const SelectorSettings& selector : selectors_for(data.points, k, 2)) {
     std::vector<std::string> row{selector.name};
     for (const auto& m : table_methods) {
       const Outcome outcome = embed(data.points, selector, {.name = m});
@@ -204,7 +212,8 @@ void part_b(std::ostream& md) {
   md << "## b. Every selector x method (seed 000's table)\n\n"
         "Cells: Spearman's rho (1 best) / Konig's KM(12, 24) (1 best) / MRRE_X(12) (0 best), against "
         "the exact manifold distances (Swiss roll, S-curve, Swiss hole) or the intrinsic chart "
-        "coordinates (Mobius strip, twin peaks). N = 1500, candidate lists of k = 12.\n\n";
+        "coordinates (Mobius strip, twin peaks). N = 1500, candidate lists of k = 12; epsilon's radius is the "
+        "smallest giving every point 3 neighbors.\n\n";
   for (const char* name : {"swiss-roll", "s-curve", "mobius", "twin-peaks", "swiss-hole"}) {
     std::cerr << "b: " << name << '\n';
     md << "### " << name << "\n\n";
@@ -247,7 +256,7 @@ void part_c(std::ostream& md, const std::optional<std::string>& digits_path) {
   std::vector<std::string> header{"selector"};
   for (const auto& m : table_methods) header.push_back(m);
   markdown_header(md, header);
-  for (const SelectorSettings& selector : selectors_for(X, k)) {
+  for (const SelectorSettings& selector : selectors_for(X, k, dim)) {
     std::vector<std::string> row{selector.name};
     for (const auto& m : table_methods) {
       const Outcome outcome = embed(X, selector, {.name = m, .dim = dim});
@@ -276,7 +285,9 @@ int main(int argc, char** argv) {
     part_b(md);
     part_c(md, digits);
     part_d(md);
-    md << "Produced by `neighborhood_study` in " << fixed(clock.seconds(), 0) << " s.\n";
+    md << "## Notes: why runs failed\n\n";
+    for (std::size_t n = 0; n < failure_notes.size(); ++n) md << n + 1 << ". " << failure_notes[n] << "\n";
+    md << "\nProduced by `neighborhood_study` in " << fixed(clock.seconds(), 0) << " s.\n";
     nldr::io::write_file_atomically(dir / "study.md", md.str());
   } catch (const std::exception& e) {
     std::cerr << "neighborhood_study: " << e.what() << '\n';
