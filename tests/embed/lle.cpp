@@ -78,9 +78,12 @@ TEST_CASE("sparse_eigen: bottom eigenpairs match a dense SelfAdjointEigenSolver"
   const int n = 600, nev = 4;
   const auto lower = random_laplacian(n, 11);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> reference(full_dense(lower));
-  for (const nldr::index_t dense_below : {0, 10000}) {
-    CAPTURE(dense_below);
-    const auto pairs = nldr::detail::bottom_eigenpairs(lower, nev, {.dense_below = dense_below}, "test");
+  // Sparse without and with the null vector (the constant) deflated, and dense.
+  const Eigen::VectorXd none, constant = Eigen::VectorXd::Constant(n, 3.0);
+  for (const auto& [dense_below, null_vector] :
+       {std::pair{0, &none}, std::pair{0, &constant}, std::pair{10000, &none}}) {
+    CAPTURE(dense_below, null_vector->size());
+    const auto pairs = nldr::detail::bottom_eigenpairs(lower, nev, {.dense_below = dense_below}, "test", *null_vector);
     REQUIRE(pairs.values.size() == nev);
     REQUIRE(pairs.vectors.rows() == n);
     CHECK(pairs.diagnostics.solver == (dense_below == 0 ? "spectra-shift-invert-ldlt" : "dense"));

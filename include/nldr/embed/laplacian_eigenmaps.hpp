@@ -139,7 +139,9 @@ struct LaplacianEigenmaps {
     result.t = laplacian.t;
 
     Stopwatch clock;
-    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.solver, "laplacian-eigenmaps");
+    // L_sym D^1/2 1 = 0: deflate D^1/2 1.
+    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.solver,
+                                                 "laplacian-eigenmaps", laplacian.inv_sqrt_degree.cwiseInverse());
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, laplacian.inv_sqrt_degree);
     return result;

@@ -236,7 +236,10 @@ struct LocallyLinearEmbedding {
     const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times);
 
     Stopwatch clock;
-    const auto pairs = detail::bottom_eigenpairs(M, int(options.dim) + 1, options.solver, method);
+    // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
+    // block columns are orthogonal to 1), so M 1 = 0: deflate it.
+    const auto pairs = detail::bottom_eigenpairs(M, int(options.dim) + 1, options.solver, method,
+                                                 Eigen::VectorXd::Ones(M.rows()));
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
     result.embedding_cost = pairs.values.tail(options.dim).sum();

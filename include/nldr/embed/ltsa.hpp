@@ -86,7 +86,8 @@ struct Ltsa {
     const detail::SparseLower B = detail::ltsa_matrix(points, graph, options.dim, result.times);
 
     Stopwatch clock;
-    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.solver, "ltsa");
+    // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
+    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.solver, "ltsa", Eigen::VectorXd::Ones(B.rows()));
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
     return result;

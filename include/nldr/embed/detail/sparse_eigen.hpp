@@ -7,6 +7,12 @@
 // iterations (Spectra's own SparseSymShiftSolve factorizes with SparseLU, 2-3x slower here).
 // sigma < 0 keeps M - sigma I positive definite, so LDLT needs no pivoting; SimplicialLDLT reports
 // success even on singular matrices, so the factor's pivots are checked explicitly.
+// Every matrix here has a known null vector u (the constant vector for LLE and LTSA, D^1/2 1 for the
+// normalized Laplacian). Given u, Lanczos runs on P (M - sigma I)^-1 P with P = I - u u^T: the
+// inverse amplifies u by 1/|sigma|, and without the projection solve errors along u (~1e-16/|sigma|)
+// corrupt the other Ritz vectors, which forced |sigma| up to where the wanted eigenvalues (~1e-10 for
+// LLE at N = 10^5) cluster at -sigma and Lanczos needs dozens of restarts. With u deflated the shift
+// can sit below them (-1e-11 mean diagonal).
 // Small N: the full dense SelfAdjointEigenSolver is cheaper than the Lanczos set-up and is exact.
 // Everything here is double: the bottom eigenvalues of LLE matrices are ~1e-8..1e-5, below float's
 // resolution of M's O(1) entries.
@@ -36,8 +42,9 @@ struct SpectralSolverOptions {
   /// Measured (bench_spectral_embedders crossover, LLE and Laplacian matrices, k = 10): equal at N = 50,
   /// sparse 4x faster at N = 100 and 30x at N = 400 (docs/benchmarks.md, "Spectral embedders").
   index_t dense_below = 100;
-  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-8 * (mean diagonal of M), raised 1000-fold
-  /// (up to 3 times) when the factorization meets a non-positive pivot.
+  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-11 * (mean diagonal of M) when the null
+  /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
+  /// when the factorization meets a non-positive pivot.
   /// It must stay near the wanted eigenvalues (else they cluster at 1 / |sigma| and Lanczos stalls), yet
   /// keep (M - sigma I)^-1 well conditioned: at -1e-12 the null direction is amplified 1e12-fold and
   /// solve errors of 1e-4 corrupt the other Ritz values (measured on a 600-point graph Laplacian).
@@ -89,8 +96,18 @@ class LdltShiftInvert {
     if (sigma != sigma_ && !factorize(sigma))
       throw convergence_error("sparse eigensolver: factorization of M - sigma I failed");
   }
+  /// Projects every product onto the complement of the unit vector u (see the file comment).
+  void deflate(const Eigen::VectorXd& u) { deflated_ = &u; }
   void perform_op(const double* x, double* y) const {
-    Eigen::Map<Eigen::VectorXd>(y, rows()) = ldlt_.solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
+    Eigen::Map<const Eigen::VectorXd> in(x, rows());
+    Eigen::Map<Eigen::VectorXd> out(y, rows());
+    if (deflated_ == nullptr) {
+      out = ldlt_.solve(in);
+      return;
+    }
+    const Eigen::VectorXd& u = *deflated_;
+    out = ldlt_.solve(in - u * u.dot(in));
+    out -= u * u.dot(out);
   }
 
  private:
@@ -98,6 +115,7 @@ class LdltShiftInvert {
   Eigen::SimplicialLDLT<SparseLower, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
   double sigma_ = 0;
   bool analyzed_ = false;
+  const Eigen::VectorXd* deflated_ = nullptr;
 };
 
 inline void validate_solver_options(const SpectralSolverOptions& options) {
@@ -115,10 +133,12 @@ inline void validate_solver_options(const SpectralSolverOptions& options) {
 }
 
 /// The nev smallest eigenpairs of the symmetric PSD matrix whose lower triangle is `lower` (N x N).
-/// Requires 1 <= nev < N. `method` names the caller in error messages.
+/// Requires 1 <= nev < N. `method` names the caller in error messages. `null_vector`, when given
+/// (N entries, any non-zero scale), is a known vector with M u = 0: it is returned as the first pair
+/// and deflated from the Lanczos iteration, which then finds the other nev - 1.
 /// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try.
 inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
-                                          const std::string& method) {
+                                          const std::string& method, const Eigen::VectorXd& null_vector = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
   BottomEigenpairs result;
@@ -136,7 +156,8 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
 
   double mean_diagonal = lower.diagonal().sum() / double(n);
   if (!(mean_diagonal > 0)) mean_diagonal = 1;
-  double sigma = options.shift != 0 ? options.shift : -1e-8 * mean_diagonal;
+  const bool deflate = null_vector.size() == n && nev >= 2;
+  double sigma = options.shift != 0 ? options.shift : (deflate ? -1e-11 : -1e-8) * mean_diagonal;
   LdltShiftInvert op(lower);
   Stopwatch factor_clock;
   // A shift too small for rounding gives a non-positive pivot: retry with larger ones.
@@ -152,10 +173,16 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
         " (M is not positive semi-definite or not finite): check the input for duplicate points, "
         "raise the regularization, or set a larger negative solver shift"));
 
+  Eigen::VectorXd u;
+  if (deflate) {
+    u = null_vector.normalized();
+    op.deflate(u);
+  }
+  const int wanted = deflate ? nev - 1 : nev;
   const Eigen::Index ncv = std::min<Eigen::Index>(
-      n, options.lanczos_vectors > 0 ? std::max<Eigen::Index>(options.lanczos_vectors, nev + 1)
-                                     : std::max<Eigen::Index>(2 * nev + 1, 20));
-  Spectra::SymEigsShiftSolver<LdltShiftInvert> solver(op, nev, ncv, sigma);
+      n, options.lanczos_vectors > 0 ? std::max<Eigen::Index>(options.lanczos_vectors, wanted + 1)
+                                     : std::max<Eigen::Index>(2 * wanted + 1, 20));
+  Spectra::SymEigsShiftSolver<LdltShiftInvert> solver(op, wanted, ncv, sigma);
   solver.init();  // Spectra's fixed-seed start vector: deterministic
   solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
                  Spectra::SortRule::SmallestAlge);
@@ -169,8 +196,19 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
         " restarts (", solver.num_operations(), " solves, sigma = ", sigma,
         "): raise solver.max_iterations or solver.lanczos_vectors, loosen solver.tolerance, "
         "or use the dense solver (solver.dense_below > N) for small N"));
-  result.values = solver.eigenvalues();
-  result.vectors = solver.eigenvectors();
+  if (!deflate) {
+    result.values = solver.eigenvalues();
+    result.vectors = solver.eigenvectors();
+    return result;
+  }
+  // The deflated pair first: its Rayleigh quotient (0 up to rounding), then the others ascending.
+  result.values.resize(nev);
+  result.vectors.resize(n, nev);
+  const Eigen::VectorXd Mu = lower.selfadjointView<Eigen::Lower>() * u;
+  result.values[0] = u.dot(Mu);
+  result.vectors.col(0) = u;
+  result.values.tail(wanted) = solver.eigenvalues();
+  result.vectors.rightCols(wanted) = solver.eigenvectors();
   return result;
 }
 
