@@ -1,6 +1,7 @@
 // Landmark Isomap: equals Isomap with every point a landmark; approximates it with few; places
 // new points on a curve at their arc length; MaxMin picks the farthest point.
 #include "catch.hpp"
+#include "compare_embeddings.hpp"
 
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
@@ -14,21 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace {
-
-// Largest |difference| between two embeddings after matching each column's sign.
-template <class A, class B>
-double max_difference_up_to_sign(const A& a, const B& b) {
-  double worst = 0;
-  for (Eigen::Index c = 0; c < a.cols(); ++c) {
-    const Eigen::VectorXd x = a.col(c).template cast<double>(), y = b.col(c).template cast<double>();
-    const double sign = x.dot(y) < 0 ? -1 : 1;
-    worst = std::max(worst, (x - sign * y).cwiseAbs().maxCoeff());
-  }
-  return worst;
-}
-
-}  // namespace
+using embed_test::max_difference_up_to_sign;
 
 TEMPLATE_TEST_CASE("Landmark Isomap with all points as landmarks equals Isomap", "[landmark_isomap]", float, double) {
   // De Silva & Tenenbaum (2004): with m = N the triangulation -1/2 L^# (delta_x - delta_mean)

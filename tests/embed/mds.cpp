@@ -1,6 +1,7 @@
 // Classical MDS: equals PCA on Euclidean distances; negative eigenvalues against a literal
 // B = -1/2 J D^2 J decomposed by Eigen.
 #include "catch.hpp"
+#include "compare_embeddings.hpp"
 
 #include <nldr/core/random.hpp>
 #include <nldr/embed/mds.hpp>
@@ -31,19 +32,10 @@ nldr::Matrix<T> euclidean_distances(const nldr::Matrix<T>& X) {
   return D;
 }
 
-// Largest |difference| between two embeddings after flipping each column of b to match a's sign.
-template <class A, class B>
-double max_difference_up_to_sign(const A& a, const B& b) {
-  double worst = 0;
-  for (Eigen::Index c = 0; c < a.cols(); ++c) {
-    const Eigen::VectorXd x = a.col(c).template cast<double>(), y = b.col(c).template cast<double>();
-    const double sign = x.dot(y) < 0 ? -1 : 1;
-    worst = std::max(worst, (x - sign * y).cwiseAbs().maxCoeff());
-  }
-  return worst;
-}
 
 }  // namespace
+
+using embed_test::max_difference_up_to_sign;
 
 TEMPLATE_TEST_CASE("MDS of Euclidean distances equals PCA up to sign", "[mds]", float, double) {
   // Both the dense path (N = 60) and the Lanczos path (N = 260 > dense_below = 200).
