@@ -2,6 +2,7 @@
 #include <nldr/datasets/s_curve.hpp>
 
 #include "catch.hpp"
+#include "chord_check.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -78,19 +79,8 @@ TEST_CASE("s_curve: manifold distance = 3-D length of the unrolled straight path
 TEMPLATE_TEST_CASE("s_curve: close pairs are as far apart in 3-D as in intrinsic coordinates", "[datasets][s_curve]",
                    float, double) {
   const auto data = ds::s_curve<TestType>({.n = 800, .seed = 3});
-  const auto dm = data.manifold_distances();
-  const nldr::Matrix<double> x = data.points.template cast<double>();
-  int close = 0;
-  for (int i = 0; i < data.size(); ++i)
-    for (int j = i + 1; j < data.size(); ++j) {
-      const double chord = std::hypot(x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2));
-      if (chord >= 0.3) continue;
-      ++close;
-      // Unit-radius arcs: a chord of arc l is short by l^2 / 24 < 0.4% for l < 0.3.
-      const double deficit = (double(dm(i, j)) - chord) / chord;
-      if (!(deficit < 5e-3 && deficit > -1e-4)) FAIL_CHECK("pair " << i << ", " << j << ": deficit " << deficit);
-    }
-  CHECK(close > 500);
+  // Unit-radius arcs: a chord of arc l is short by l^2 / 24 < 0.4% for l < 0.3.
+  CHECK(dataset_test::check_close_pair_deficits(data, 0.3) > 500);
 }
 
 TEMPLATE_TEST_CASE("broken_s_curve: the band |t| < 0.15 pi is empty and splits the sample in two",

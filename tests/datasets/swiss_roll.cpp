@@ -3,6 +3,7 @@
 #include <nldr/datasets/swiss_roll.hpp>
 
 #include "catch.hpp"
+#include "chord_check.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -89,19 +90,8 @@ TEST_CASE("swiss_roll: manifold distance = 3-D length of the unrolled straight p
 TEMPLATE_TEST_CASE("swiss_roll: close pairs are as far apart in 3-D as in intrinsic coordinates",
                    "[datasets][swiss_roll]", float, double) {
   const auto data = ds::swiss_roll<TestType>({.n = 800, .seed = 3});
-  const auto dm = data.manifold_distances();
-  const nldr::Matrix<double> x = data.points.template cast<double>();
-  int close = 0;
-  for (int i = 0; i < data.size(); ++i)
-    for (int j = i + 1; j < data.size(); ++j) {
-      const double chord = std::hypot(x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2));
-      if (chord >= 1.0) continue;
-      ++close;
-      // A chord of arc l on a curve of radius R >= 4.6 is short by l^2 / (24 R^2) < 0.2%.
-      const double deficit = (double(dm(i, j)) - chord) / chord;
-      if (!(deficit < 5e-3 && deficit > -1e-4)) FAIL_CHECK("pair " << i << ", " << j << ": deficit " << deficit);
-    }
-  CHECK(close > 200);
+  // A chord of arc l on a curve of radius R >= 4.6 is short by l^2 / (24 R^2) < 0.2%.
+  CHECK(dataset_test::check_close_pair_deficits(data, 1.0) > 200);
 }
 
 TEMPLATE_TEST_CASE("swiss_hole: the hole t in (9, 12), h in (9, 14) is empty, its rim populated",
