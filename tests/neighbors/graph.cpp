@@ -4,6 +4,7 @@
 
 #include "catch.hpp"
 
+#include <limits>
 #include <set>
 #include <utility>
 #include <vector>
@@ -40,6 +41,31 @@ TEST_CASE("NeighborGraph rejects malformed user lists", "[neighbors][graph]") {
   CHECK_THROWS_AS(Graph::from_csr(2, {0, 1}, {1}, {1.0}), nldr::invalid_argument);       // offsets too short
   CHECK_THROWS_AS(Graph::from_csr(2, {0, 2, 1}, {1, 0}, {1.0, 1.0}), nldr::invalid_argument);  // decreasing
   CHECK_THROWS_AS(Graph::from_csr(2, {0, 1, 2}, {1, 0}, {1.0}), nldr::invalid_argument);  // size mismatch
+}
+
+TEST_CASE("NeighborGraph reports the offsets size for the largest point count without overflow",
+          "[neighbors][graph]") {
+  // Found by tests/fuzz/graph_lists: the message computed n_points + 1 in 32 bits (signed overflow).
+  CHECK_THROWS_WITH(Graph::from_csr(std::numeric_limits<nldr::index_t>::max(), {0}, {}, {}),
+                    ContainsSubstring("offsets has 1 entries but must have n_points + 1 = 2147483648"));
+}
+
+TEST_CASE("Lists naming both directions at different distances are symmetric only once symmetrized",
+          "[neighbors][graph]") {
+  // Found by tests/fuzz/graph_lists: is_symmetric() compared the indices only, so symmetrized()
+  // returned this graph unchanged, 0 -> 1 at 1.0 but 1 -> 0 at 2.0 (Laplacian Eigenmaps would weigh
+  // the pair one way in W and another in the degrees).
+  const Graph g = Graph::from_lists({{{1, 1.0}}, {{0, 2.0}, {2, 1.0}}, {{1, 1.0}}});
+  CHECK_FALSE(g.is_symmetric());
+  for (const auto rule : {nldr::Symmetrization::union_edges, nldr::Symmetrization::mutual_edges}) {
+    const Graph s = g.symmetrized(rule);
+    CHECK(s.is_symmetric());
+    CHECK(edge_set(s) == std::set<std::pair<int, int>>{{0, 1}, {1, 0}, {1, 2}, {2, 1}});
+    const auto d0 = s.distances(0), d1 = s.distances(1);
+    CHECK(std::vector<double>(d0.begin(), d0.end()) == std::vector<double>{1.0});  // the smaller of 1 and 2
+    CHECK(std::vector<double>(d1.begin(), d1.end()) == std::vector<double>{1.0, 1.0});
+  }
+  CHECK(Graph::from_lists({{{1, 2.0}}, {{0, 2.0}}}).is_symmetric());
 }
 
 TEST_CASE("Union and mutual symmetrization of a hand-built directed graph", "[neighbors][graph]") {

@@ -4,7 +4,8 @@
 // the smaller index; no self loops, no duplicate entries (ALGORITHMS.md sec. 1).
 // Stored as CSR arrays (offsets, indices, distances) that are exposed without copying.
 // A graph is either directed (lists as a selector found them, e.g. kNN) or
-// symmetric (j in list(i) <=> i in list(j)); symmetrized() turns the first into the second.
+// symmetric (j in list(i) at distance d <=> i in list(j) at the same d); symmetrized() turns the
+// first into the second.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -47,7 +48,7 @@ class NeighborGraph {
   /// Builds a graph from a user's CSR arrays: list i is indices[offsets[i] .. offsets[i+1]),
   /// with matching distances. Validates everything (sizes, index range, self loops,
   /// duplicates, finite non-negative distances) and sorts each list by (distance, index).
-  /// Whether the result is symmetric is determined by checking the lists.
+  /// Whether the result is symmetric is determined by checking the lists and their distances.
   /// \throws nldr::invalid_argument naming the first offending entry.
   static NeighborGraph from_csr(index_t n_points, std::vector<offset_t> offsets, std::vector<index_t> indices,
                                 std::vector<T> distances) {
@@ -103,7 +104,8 @@ class NeighborGraph {
   std::span<const index_t> indices() const { return indices_; }
   std::span<const T> distances() const { return distances_; }
 
-  /// True when j in neighbors(i) <=> i in neighbors(j) for all i, j.
+  /// True when j in neighbors(i) <=> i in neighbors(j) for all i, j, with equal distances both ways
+  /// (consumers such as Laplacian Eigenmaps read one direction's distance for the pair).
   bool is_symmetric() const { return symmetric_; }
 
   /// What the selector that built this graph did (empty for user-built graphs).
@@ -181,7 +183,8 @@ class NeighborGraph {
                            const std::vector<T>& distances) {
     if (n < 0) throw_invalid("n_points", "n_points = ", n, " must be >= 0");
     if (offsets.size() != std::size_t(n) + 1)
-      throw_invalid("offsets", "offsets has ", offsets.size(), " entries but must have n_points + 1 = ", n + 1);
+      throw_invalid("offsets", "offsets has ", offsets.size(), " entries but must have n_points + 1 = ",
+                    std::int64_t{n} + 1);  // in 64 bits: n may be the largest index_t
     if (offsets.front() != 0) throw_invalid("offsets", "offsets[0] = ", offsets.front(), " must be 0");
     for (index_t i = 0; i < n; ++i)
       if (offsets[i + 1] < offsets[i])
@@ -222,11 +225,15 @@ class NeighborGraph {
     });
   }
 
+  // A user's lists may name both directions with different distances: that graph is not symmetric
+  // yet, so that symmetrized() settles each pair on the smaller distance.
   bool check_symmetric() const {
     for (index_t i = 0; i < size(); ++i)
-      for (index_t j : neighbors(i)) {
-        const auto back = neighbors(j);
-        if (std::find(back.begin(), back.end(), i) == back.end()) return false;
+      for (offset_t e = offsets_[i]; e < offsets_[i + 1]; ++e) {
+        const auto back = neighbors(indices_[e]);
+        const auto found = std::find(back.begin(), back.end(), i);
+        if (found == back.end() || distances(indices_[e])[std::size_t(found - back.begin())] != distances_[e])
+          return false;
       }
     return true;
   }
