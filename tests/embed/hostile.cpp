@@ -3,6 +3,7 @@
 // Where the outcome is determined (a disconnected graph, all points identical, d >= N) the test
 // asserts the exact exception type.
 #include "catch.hpp"
+#include "graph_embedders.hpp"
 
 #include <nldr/nldr.hpp>
 
@@ -14,34 +15,7 @@
 
 namespace {
 
-using Embedder = std::function<nldr::Matrix<double>(const nldr::Matrix<double>&, const nldr::NeighborGraph<double>&)>;
-
-struct NamedEmbedder {
-  std::string name;
-  Embedder embed;
-};
-
-std::vector<NamedEmbedder> graph_embedders(nldr::index_t dim) {
-  return {
-      {"lle", [=](const auto& X, const auto& g) { return nldr::LocallyLinearEmbedding{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"modified-lle",
-       [=](const auto& X, const auto& g) {
-         return nldr::LocallyLinearEmbedding{{.dim = dim, .variant = nldr::LleVariant::modified}}.embed(X, g).coordinates;
-       }},
-      {"hessian-lle",
-       [=](const auto& X, const auto& g) {
-         return nldr::LocallyLinearEmbedding{{.dim = dim, .variant = nldr::LleVariant::hessian}}.embed(X, g).coordinates;
-       }},
-      {"ltsa", [=](const auto& X, const auto& g) { return nldr::Ltsa{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"laplacian-eigenmaps",
-       [=](const auto& X, const auto& g) { return nldr::LaplacianEigenmaps{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"isomap", [=](const auto& X, const auto& g) { return nldr::Isomap{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"landmark-isomap",
-       [=](const auto& X, const auto& g) {
-         return nldr::LandmarkIsomap{{.dim = dim, .landmarks = 10}}.embed(X, g).coordinates;
-       }},
-  };
-}
+using embed_test::graph_embedders;
 
 /// The call returns finite N x dim coordinates, or throws an nldr::error (anything else fails).
 void finite_or_nldr_error(const std::function<nldr::Matrix<double>()>& call, Eigen::Index n, Eigen::Index dim) {
@@ -65,7 +39,7 @@ nldr::Matrix<double> grid(int side, double scale = 1) {
 
 TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr::error", "[hostile]") {
 
-  for (const auto& [name, embed] : graph_embedders(2)) {
+  for (const auto& [name, embed] : graph_embedders<double>(2)) {
     CAPTURE(name);
     SECTION("disconnected graph: disconnected_graph naming the components, " + name) {
       nldr::Matrix<double> X = grid(6);
@@ -106,7 +80,7 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
       const nldr::Matrix<double> X = grid(2);  // 4 points
       const auto graph = nldr::KNearest{3}(X);
       for (const nldr::index_t dim : {0, 4, 7}) {
-        const auto& bad = graph_embedders(dim);
+        const auto& bad = graph_embedders<double>(dim);
         for (const auto& candidate : bad)
           if (candidate.name == name) CHECK_THROWS_AS(candidate.embed(X, graph), nldr::invalid_argument);
       }
@@ -124,7 +98,7 @@ TEST_CASE("every embedder rejects NaN and Inf input naming X", "[hostile]") {
     nldr::Matrix<double> X = grid(6);
     const auto graph = nldr::KNearest{5}(X);
     X(7, 1) = bad;
-    for (const auto& [name, embed] : graph_embedders(2)) {
+    for (const auto& [name, embed] : graph_embedders<double>(2)) {
       CAPTURE(name);
       CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
     }
