@@ -1,7 +1,8 @@
 // Spectral embedders benchmark (docs/benchmarks.md, "Spectral embedders").
 //
 //   bench_spectral_embedders run --method lle|modified-lle|hessian-lle|ltsa|laplacian --n N [--k 10]
-//                                [--seed 0] [--shift SIGMA] [--out PREFIX]
+//                                [--seed 0] [--shift SIGMA] [--factorization automatic|simplicial|supernodal]
+//                                [--out PREFIX]
 //       Generates nldr::datasets::swiss_roll({.n = N, .seed}), builds KNearest{k}, embeds in 2-D and prints
 //       one line: total=<s> neighbors=<s> weights=<s> assembly=<s> eigensolve=<s> factorization=<s>
 //       iterations=<n> solver=<name> peak_rss_mib=<peak RSS of this process>. With --out it writes
@@ -10,6 +11,10 @@
 //   bench_spectral_embedders crossover [--k 10]
 //       Times the dense and the sparse shift-invert eigensolver on the same LLE and Laplacian matrices
 //       for a range of N, to place SpectralSolverOptions::dense_below. Prints a markdown table.
+//   bench_spectral_embedders factorizations [--k 10]
+//       Times the shift-invert eigensolver with Eigen's simplicial LDLT and with CHOLMOD's supernodal
+//       LL^T (when built with it) on the same LLE and Laplacian matrices for a range of N, to place
+//       SpectralSolverOptions::supernodal_from. Prints a markdown table.
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -60,6 +65,13 @@ double stage(const nldr::StageTimes& times, const std::string& name) {
   return sum;
 }
 
+nldr::Factorization factorization(const std::string& name) {
+  if (name == "automatic") return nldr::Factorization::automatic;
+  if (name == "simplicial") return nldr::Factorization::simplicial;
+  if (name == "supernodal") return nldr::Factorization::supernodal;
+  throw std::runtime_error("unknown factorization " + name + " (automatic, simplicial, supernodal)");
+}
+
 template <class Result>
 Result embed(const std::string& method, const nldr::Matrix<double>& X, const nldr::NeighborGraph<double>& graph,
              const nldr::SpectralSolverOptions& solver) {
@@ -83,7 +95,9 @@ void run_case(const std::string& method, const std::map<std::string, std::string
   nldr::Stopwatch clock;
   const auto graph = nldr::KNearest{k}(data.points);
   const double neighbors = clock.seconds();
-  const Result result = embed<Result>(method, data.points, graph, {.shift = std::stod(get(options, "shift", "0"))});
+  const Result result = embed<Result>(method, data.points, graph,
+                                      {.factorization = factorization(get(options, "factorization", "automatic")),
+                                       .shift = std::stod(get(options, "shift", "0"))});
   const double total = clock.seconds();
   std::printf("total=%.4f neighbors=%.4f weights=%.4f assembly=%.4f eigensolve=%.4f factorization=%.4f "
               "iterations=%d solver=%s peak_rss_mib=%.1f\n",
@@ -97,27 +111,59 @@ void run_case(const std::string& method, const std::map<std::string, std::string
   }
 }
 
+/// A matrix of the spectral layer and its known null vector.
+struct TestMatrix {
+  nldr::detail::SparseLower lower;
+  Eigen::VectorXd null_vector;
+};
+
+/// The LLE and normalized-Laplacian matrices of a Swiss roll of n points (kNN(k) graph, seed 1).
+std::pair<TestMatrix, TestMatrix> test_matrices(nldr::index_t n, nldr::index_t k) {
+  const auto data = nldr::datasets::swiss_roll<double>({.n = n, .seed = 1});
+  const auto graph = nldr::KNearest{k}(data.points);
+  nldr::StageTimes ignored;
+  std::vector<double> errors(std::size_t(n), 0.0);
+  auto laplacian = nldr::detail::normalized_laplacian(graph, 0.0, ignored);
+  return {{nldr::detail::lle_matrix(data.points, graph, nldr::LleOptions{}, errors, ignored), Eigen::VectorXd::Ones(n)},
+          {std::move(laplacian.lower), laplacian.inv_sqrt_degree.cwiseInverse()}};
+}
+
+/// Best of 3 wall seconds of the bottom 3 eigenpairs of `matrix` with `options`, its null vector deflated
+/// as the embedders do.
+double best_solve_seconds(const TestMatrix& matrix, const nldr::SpectralSolverOptions& options) {
+  double best = 1e300;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    nldr::Stopwatch clock;
+    (void)nldr::detail::bottom_eigenpairs(matrix.lower, 3, options, "benchmark", matrix.null_vector);
+    best = std::min(best, clock.seconds());
+  }
+  return best;
+}
+
 void crossover(const std::map<std::string, std::string>& options) {
   const nldr::index_t k = std::stoi(get(options, "k", "10"));
   std::printf("| N | LLE dense (s) | LLE sparse (s) | Laplacian dense (s) | Laplacian sparse (s) |\n|---|---|---|---|---|\n");
   for (const nldr::index_t n : {25, 50, 100, 200, 400, 800, 1200}) {
-    const auto data = nldr::datasets::swiss_roll<double>({.n = n, .seed = 1});
-    const auto graph = nldr::KNearest{k}(data.points);
-    nldr::StageTimes ignored;
-    std::vector<double> errors(std::size_t(n), 0.0);
-    const auto lle = nldr::detail::lle_matrix(data.points, graph, nldr::LleOptions{}, errors, ignored);
-    const auto laplacian = nldr::detail::normalized_laplacian(graph, 0.0, ignored);
+    const auto [lle, laplacian] = test_matrices(n, k);
     std::printf("| %d", n);
-    for (const auto* matrix : {&lle, &laplacian.lower})
-      for (const nldr::index_t dense_below : {n + 1, 0}) {
-        double best = 1e300;
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          nldr::Stopwatch clock;
-          (void)nldr::detail::bottom_eigenpairs(*matrix, 3, {.dense_below = dense_below}, "crossover");
-          best = std::min(best, clock.seconds());
-        }
-        std::printf(" | %.4f", best);
-      }
+    for (const auto* matrix : {&lle, &laplacian})
+      for (const nldr::index_t dense_below : {n + 1, 0})
+        std::printf(" | %.4f", best_solve_seconds(*matrix, {.dense_below = dense_below}));
+    std::printf(" |\n");
+  }
+}
+
+void factorizations(const std::map<std::string, std::string>& options) {
+  if (!nldr::have_cholmod()) throw std::runtime_error("built without CHOLMOD: nothing to compare");
+  const nldr::index_t k = std::stoi(get(options, "k", "10"));
+  std::printf("| N | LLE simplicial (s) | LLE supernodal (s) | Laplacian simplicial (s) | Laplacian supernodal (s) |\n"
+              "|---|---|---|---|---|\n");
+  for (const nldr::index_t n : {200, 500, 1000, 2000, 5000, 10000, 20000, 50000}) {
+    const auto [lle, laplacian] = test_matrices(n, k);
+    std::printf("| %d", n);
+    for (const auto* matrix : {&lle, &laplacian})
+      for (const auto factorization : {nldr::Factorization::simplicial, nldr::Factorization::supernodal})
+        std::printf(" | %.4f", best_solve_seconds(*matrix, {.dense_below = 0, .factorization = factorization}));
     std::printf(" |\n");
   }
 }
@@ -128,11 +174,12 @@ int main(int argc, char** argv) {
   try {
     const std::string command = argc > 1 ? argv[1] : "";
     const auto options = parse(argc, argv, 2);
-    if (command == "crossover") {
-      crossover(options);
+    if (command == "crossover" || command == "factorizations") {
+      (command == "crossover" ? crossover : factorizations)(options);
       return 0;
     }
-    if (command != "run") throw std::runtime_error("usage: bench_spectral_embedders run|crossover [--key value]...");
+    if (command != "run")
+      throw std::runtime_error("usage: bench_spectral_embedders run|crossover|factorizations [--key value]...");
     const std::string method = get(options, "method", "lle");
     if (method == "lle" || method == "modified-lle" || method == "hessian-lle")
       run_case<nldr::LleEmbedding<double>>(method, options);

@@ -17,3 +17,10 @@ inline auto ContainsSubstring(const std::string& text) { return Catch::Matchers:
 #endif
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+
+// Checks both the exception type and that its message contains `text`; one statement, safe under `if`.
+#define CHECK_THROWS_CONTAINING(expr, type, text)     \
+  do {                                                \
+    CHECK_THROWS_AS(expr, type);                      \
+    CHECK_THROWS_WITH(expr, ContainsSubstring(text)); \
+  } while (false)

@@ -20,7 +20,7 @@ nldr::Matrix<double> edge_lengths(const nldr::NeighborGraph<double>& graph) {
 
 std::vector<std::pair<std::string, Run>> pipelines() {
   const auto knn = [](const auto& X) { return nldr::KNearest{10}(X); };
-  return {
+  std::vector<std::pair<std::string, Run>> all{
       {"knn", [=](const auto& X) { return edge_lengths(knn(X)); }},
       {"shared", [](const auto& X) { return edge_lengths(nldr::SharedNeighbors{nldr::KNearest{12}}(X)); }},
       {"short-circuit", [](const auto& X) { return edge_lengths(nldr::ShortCircuitPruned{nldr::KNearest{20}}(X)); }},
@@ -43,6 +43,14 @@ std::vector<std::pair<std::string, Run>> pipelines() {
       {"laplacian-eigenmaps",
        [=](const auto& X) { return nldr::LaplacianEigenmaps{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
   };
+  // CHOLMOD's supernodal factorization, when built with it. nldr's thread count is what varies here;
+  // the BLAS under CHOLMOD keeps its own (docs/methods/lle.md: bits may change with OPENBLAS_NUM_THREADS).
+  if (nldr::have_cholmod())
+    all.emplace_back("lle-supernodal", [=](const auto& X) {
+      const nldr::SpectralSolverOptions supernodal{.factorization = nldr::Factorization::supernodal};
+      return nldr::LocallyLinearEmbedding{{.dim = 2, .solver = supernodal}}.embed(X, knn(X)).coordinates;
+    });
+  return all;
 }
 
 }  // namespace

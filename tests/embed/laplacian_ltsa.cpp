@@ -17,10 +17,6 @@ using namespace spectral_test;
 using nldr::LaplacianEigenmaps;
 using nldr::Ltsa;
 
-#define CHECK_THROWS_CONTAINING(expr, type, text) \
-  CHECK_THROWS_AS(expr, type);                    \
-  CHECK_THROWS_WITH(expr, ContainsSubstring(text))
-
 namespace {
 
 Eigen::MatrixXd full_dense(const nldr::detail::SparseLower& lower) {

@@ -17,10 +17,6 @@
 
 using namespace spectral_test;
 
-// Checks both the exception type and that its message contains `text`.
-#define CHECK_THROWS_CONTAINING(expr, type, text) \
-  CHECK_THROWS_AS(expr, type);                    \
-  CHECK_THROWS_WITH(expr, ContainsSubstring(text))
 using nldr::LleVariant;
 using nldr::LocallyLinearEmbedding;
 
@@ -74,19 +70,30 @@ Eigen::MatrixXd random_matrix(Eigen::Index rows, Eigen::Index cols, nldr::Random
 
 }  // namespace
 
+namespace {
+
+// The sparse factorizations this build offers: Eigen's simplicial LDLT, plus CHOLMOD's supernodal
+// LL^T when nldr is built with it (the tests then check both against the same references).
+std::vector<std::pair<nldr::Factorization, std::string>> sparse_factorizations() {
+  std::vector<std::pair<nldr::Factorization, std::string>> all{
+      {nldr::Factorization::simplicial, "spectra-shift-invert-ldlt"}};
+  if (nldr::have_cholmod()) all.emplace_back(nldr::Factorization::supernodal, "spectra-shift-invert-cholmod-supernodal");
+  return all;
+}
+
+}  // namespace
+
 TEST_CASE("sparse_eigen: bottom eigenpairs match a dense SelfAdjointEigenSolver", "[sparse_eigen]") {
   const int n = 600, nev = 4;
   const auto lower = random_laplacian(n, 11);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> reference(full_dense(lower));
-  // Sparse without and with the null vector (the constant) deflated, and dense.
-  const Eigen::VectorXd none, constant = Eigen::VectorXd::Constant(n, 3.0);
-  for (const auto& [dense_below, null_vector] :
-       {std::pair{0, &none}, std::pair{0, &constant}, std::pair{10000, &none}}) {
-    CAPTURE(dense_below, null_vector->size());
-    const auto pairs = nldr::detail::bottom_eigenpairs(lower, nev, {.dense_below = dense_below}, "test", *null_vector);
+  auto check = [&](const nldr::SpectralSolverOptions& options, const Eigen::VectorXd& null_vector,
+                   const std::string& solver) {
+    CAPTURE(solver, null_vector.size());
+    const auto pairs = nldr::detail::bottom_eigenpairs(lower, nev, options, "test", null_vector);
     REQUIRE(pairs.values.size() == nev);
     REQUIRE(pairs.vectors.rows() == n);
-    CHECK(pairs.diagnostics.solver == (dense_below == 0 ? "spectra-shift-invert-ldlt" : "dense"));
+    CHECK(pairs.diagnostics.solver == solver);
     CHECK(pairs.diagnostics.converged);
     for (int c = 0; c < nev; ++c) {
       // Eigenvalues are O(0.01..1) here; both solvers are accurate to ~1e-12 relative to ||L|| ~ 10.
@@ -95,7 +102,17 @@ TEST_CASE("sparse_eigen: bottom eigenpairs match a dense SelfAdjointEigenSolver"
     }
     // The gaps between these eigenvalues are >= 1e-3, so each vector is determined up to sign.
     CHECK(worst_column_alignment(pairs.vectors, reference.eigenvectors().leftCols(nev)) > 1 - 1e-8);
-  }
+  };
+  // Sparse without and with the null vector (the constant) deflated, with every factorization; and dense.
+  const Eigen::VectorXd none, constant = Eigen::VectorXd::Constant(n, 3.0);
+  for (const auto& [factorization, solver] : sparse_factorizations())
+    for (const Eigen::VectorXd* null_vector : {&none, &constant})
+      check({.dense_below = 0, .factorization = factorization}, *null_vector, solver);
+  check({.dense_below = 10000}, none, "dense");
+  // automatic: the supernodal factorization from supernodal_from on, when this build has it.
+  check({.dense_below = 0, .supernodal_from = n}, constant,
+        nldr::have_cholmod() ? "spectra-shift-invert-cholmod-supernodal" : "spectra-shift-invert-ldlt");
+  check({.dense_below = 0, .supernodal_from = n + 1}, constant, "spectra-shift-invert-ldlt");
 }
 
 TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to try", "[sparse_eigen]") {
@@ -112,12 +129,22 @@ TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to 
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.max_iterations = 0}, "test"), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.tolerance = 0}, "test"), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.dense_below = -1}, "test"), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.supernodal_from = -1}, "test"), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.factorization = nldr::Factorization(7)}, "test"),
+                    nldr::invalid_argument);
+    if (!nldr::have_cholmod())
+      CHECK_THROWS_CONTAINING(
+          nldr::detail::bottom_eigenpairs(lower, 3, {.factorization = nldr::Factorization::supernodal}, "test"),
+          nldr::invalid_argument, "nldr::cholmod");
   }
   SECTION("a matrix that is not positive semi-definite cannot be factorized") {
     const nldr::detail::SparseLower negative = -lower;
-    CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(negative, 3, {.dense_below = 0}, "test"), nldr::convergence_error);
-    CHECK_THROWS_WITH(nldr::detail::bottom_eigenpairs(negative, 3, {.dense_below = 0}, "test"),
-                      ContainsSubstring("factorization"));
+    for (const auto& [factorization, solver] : sparse_factorizations()) {
+      CAPTURE(solver);
+      const nldr::SpectralSolverOptions options{.dense_below = 0, .factorization = factorization};
+      CHECK_THROWS_CONTAINING(nldr::detail::bottom_eigenpairs(negative, 3, options, "test"), nldr::convergence_error,
+                              "factorization");
+    }
   }
 }
 

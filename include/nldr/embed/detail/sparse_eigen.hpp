@@ -14,6 +14,8 @@
 // LLE at N = 10^5) cluster at -sigma and Lanczos needs dozens of restarts. With u deflated the shift
 // can sit below them (-1e-11 mean diagonal).
 // Small N: the full dense SelfAdjointEigenSolver is cheaper than the Lanczos set-up and is exact.
+// Large matrices with CHOLMOD available (NLDR_HAVE_CHOLMOD, the CMake target nldr::cholmod): the
+// same iteration on CHOLMOD's supernodal LL^T instead of the simplicial LDLT (cholmod_factor.hpp).
 // Everything here is double: the bottom eigenvalues of LLE matrices are ~1e-8..1e-5, below float's
 // resolution of M's O(1) entries.
 #pragma once
@@ -23,6 +25,9 @@
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/embedding.hpp>
+#if defined(NLDR_HAVE_CHOLMOD)
+#include <nldr/embed/detail/cholmod_factor.hpp>
+#endif
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
@@ -36,12 +41,39 @@
 
 namespace nldr {
 
+/// The sparse factorization of M - sigma I behind the shift-invert Lanczos iteration.
+enum class Factorization {
+  /// `supernodal` when nldr is built with CHOLMOD (NLDR_HAVE_CHOLMOD) and N >= supernodal_from,
+  /// else `simplicial`.
+  automatic,
+  /// Eigen's SimplicialLDLT with the AMD ordering: no dependency, one thread.
+  simplicial,
+  /// CHOLMOD's supernodal LL^T (dense BLAS-3 blocks; as many threads as the BLAS uses). Requires
+  /// nldr built with CHOLMOD (link the CMake target nldr::cholmod), else invalid_argument.
+  supernodal,
+};
+
+/// True when this build of nldr can use CHOLMOD's supernodal factorization.
+inline constexpr bool have_cholmod() {
+#if defined(NLDR_HAVE_CHOLMOD)
+  return true;
+#else
+  return false;
+#endif
+}
+
 /// Settings of the bottom-eigenpair solver behind LLE, Laplacian Eigenmaps and LTSA.
 struct SpectralSolverOptions {
   /// N below this: dense SelfAdjointEigenSolver (O(N^3), exact); else sparse shift-invert Lanczos.
   /// Measured (bench_spectral_embedders crossover, LLE and Laplacian matrices, k = 10): equal at N = 50,
   /// sparse 4x faster at N = 100 and 30x at N = 400 (docs/benchmarks.md, "Spectral embedders").
   index_t dense_below = 100;
+  /// Which sparse factorization the shift-invert uses (see Factorization).
+  Factorization factorization = Factorization::automatic;
+  /// `automatic` takes the supernodal factorization from this N on (when available); >= 0.
+  /// Measured with OpenBLAS (bench_spectral_embedders factorizations): the supernodal LL^T is
+  /// faster from N ~ 2000 on LLE and LTSA matrices (docs/benchmarks.md, "Spectral embedders").
+  index_t supernodal_from = 2000;
   /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-11 * (mean diagonal of M) when the null
   /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
   /// when the factorization meets a non-positive pivot.
@@ -51,7 +83,10 @@ struct SpectralSolverOptions {
   double shift = 0;
   int max_iterations = 1000;     ///< Lanczos restarts, >= 1
   double tolerance = 1e-10;      ///< relative Ritz-value tolerance of Spectra, > 0
-  int lanczos_vectors = 0;       ///< ncv; 0 = automatic: max(2 nev + 1, 20), capped at N
+  /// ncv; 0 = automatic: 4 w + 4 for the w eigenpairs Lanczos looks for (d after deflation), capped
+  /// at N. Measured on LLE, LTSA and Laplacian matrices of a Swiss roll, S-curve and twin peaks
+  /// (N = 2 * 10^4, d = 2): 13 solves with ncv = 12 against 21 with 20, the same eigenvalues to 1e-14.
+  int lanczos_vectors = 0;
 };
 
 namespace detail {
@@ -66,28 +101,44 @@ struct BottomEigenpairs {
   EigenDiagnostics diagnostics;
 };
 
-/// (M - sigma I)^-1 x through one sparse LDLT factorization: the operator Spectra's
-/// SymEigsShiftSolver needs (Scalar, rows, cols, set_shift, perform_op).
-class LdltShiftInvert {
+/// Eigen's simplicial LDL^T of M + offset I with the AMD ordering.
+using SimplicialFactor = Eigen::SimplicialLDLT<SparseLower, Eigen::Lower, Eigen::AMDOrdering<int>>;
+
+/// Pivot test of a factorization of M - sigma I: every pivot finite and above `relative` times the
+/// largest. SimplicialLDLT reports success even on singular matrices, so its pivots are read here.
+inline bool pivots_above(const SimplicialFactor& factor, double relative) {
+  if (factor.info() != Eigen::Success) return false;
+  const auto pivots = factor.vectorD();
+  const double largest = pivots.cwiseAbs().maxCoeff();
+  for (Eigen::Index i = 0; i < pivots.size(); ++i)
+    if (!(std::isfinite(pivots[i]) && pivots[i] > relative * largest)) return false;
+  return true;
+}
+#if defined(NLDR_HAVE_CHOLMOD)
+using SupernodalFactor = CholmodSupernodal<SparseLower>;
+inline bool pivots_above(const SupernodalFactor& factor, double relative) { return factor.pivots_above(relative); }
+#endif
+
+/// (M - sigma I)^-1 x through one sparse factorization (SimplicialFactor or SupernodalFactor): the
+/// operator Spectra's SymEigsShiftSolver needs (Scalar, rows, cols, set_shift, perform_op).
+template <class Factor>
+class ShiftInvert {
  public:
   using Scalar = double;
-  explicit LdltShiftInvert(const SparseLower& lower) : lower_(lower) {}
+  explicit ShiftInvert(const SparseLower& lower) : lower_(lower) {}
   Eigen::Index rows() const { return lower_.rows(); }
   Eigen::Index cols() const { return lower_.cols(); }
 
-  /// Factorizes M - sigma I; false when the factor is not positive definite (pivot <= 0 or not finite).
+  /// Factorizes M - sigma I; false when the factor is not positive definite (pivot <= 1e-14 of the
+  /// largest, or not finite).
   bool factorize(double sigma) {
     if (!analyzed_) {
-      ldlt_.analyzePattern(lower_);  // AMD ordering + symbolic factorization, once for all shifts
+      factor_.analyzePattern(lower_);  // fill-reducing ordering + symbolic factorization, once for all shifts
       analyzed_ = true;
     }
-    ldlt_.setShift(-sigma);  // SimplicialLDLT factorizes M + offset I without copying M
-    ldlt_.factorize(lower_);
-    if (ldlt_.info() != Eigen::Success) return false;
-    const auto pivots = ldlt_.vectorD();
-    const double largest = pivots.cwiseAbs().maxCoeff();
-    for (Eigen::Index i = 0; i < pivots.size(); ++i)
-      if (!(std::isfinite(pivots[i]) && pivots[i] > 1e-14 * largest)) return false;
+    factor_.setShift(-sigma);  // both factorize M + offset I without copying M
+    factor_.factorize(lower_);
+    if (!pivots_above(factor_, 1e-14)) return false;
     sigma_ = sigma;
     return true;
   }
@@ -102,17 +153,17 @@ class LdltShiftInvert {
     Eigen::Map<const Eigen::VectorXd> in(x, rows());
     Eigen::Map<Eigen::VectorXd> out(y, rows());
     if (deflated_ == nullptr) {
-      out = ldlt_.solve(in);
+      out = factor_.solve(in);
       return;
     }
     const Eigen::VectorXd& u = *deflated_;
-    out = ldlt_.solve(in - u * u.dot(in));
+    out = factor_.solve(in - u * u.dot(in));
     out -= u * u.dot(out);
   }
 
  private:
   const SparseLower& lower_;
-  Eigen::SimplicialLDLT<SparseLower, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
+  Factor factor_;
   double sigma_ = 0;
   bool analyzed_ = false;
   const Eigen::VectorXd* deflated_ = nullptr;
@@ -121,6 +172,16 @@ class LdltShiftInvert {
 inline void validate_solver_options(const SpectralSolverOptions& options) {
   if (options.dense_below < 0)
     throw_invalid("dense_below", "dense_below = ", options.dense_below, " must be >= 0");
+  if (options.factorization != Factorization::automatic && options.factorization != Factorization::simplicial &&
+      options.factorization != Factorization::supernodal)
+    throw_invalid("factorization", "factorization = ", int(options.factorization), " is not a Factorization");
+  if (options.factorization == Factorization::supernodal && !have_cholmod())
+    throw_invalid("factorization",
+                  "factorization = supernodal needs CHOLMOD, and this program was built without it: install "
+                  "SuiteSparse (Debian: libsuitesparse-dev) and link the CMake target nldr::cholmod, or use "
+                  "Factorization::automatic");
+  if (options.supernodal_from < 0)
+    throw_invalid("supernodal_from", "supernodal_from = ", options.supernodal_from, " must be >= 0");
   if (!(std::isfinite(options.shift) && options.shift <= 0))
     throw_invalid("shift", "shift = ", options.shift,
                   " must be finite and <= 0 (0 = automatic): the shift-invert needs M - shift I positive definite");
@@ -132,33 +193,18 @@ inline void validate_solver_options(const SpectralSolverOptions& options) {
     throw_invalid("lanczos_vectors", "lanczos_vectors = ", options.lanczos_vectors, " must be >= 0 (0 = automatic)");
 }
 
-/// The nev smallest eigenpairs of the symmetric PSD matrix whose lower triangle is `lower` (N x N).
-/// Requires 1 <= nev < N. `method` names the caller in error messages. `null_vector`, when given
-/// (N entries, any non-zero scale), is a known vector with M u = 0: it is returned as the first pair
-/// and deflated from the Lanczos iteration, which then finds the other nev - 1.
-/// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try.
-inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
-                                          const std::string& method, const Eigen::VectorXd& null_vector = {}) {
-  validate_solver_options(options);
+/// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type.
+template <class Factor>
+BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
+                                         const std::string& method, const Eigen::VectorXd& null_vector,
+                                         const char* solver_name) {
   const Eigen::Index n = lower.rows();
   BottomEigenpairs result;
-  if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
-    // SelfAdjointEigenSolver reads only the lower triangle, which is what `lower` holds.
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(lower)};
-    if (solver.info() != Eigen::Success)
-      throw convergence_error(method + ": the dense eigensolver failed (non-finite matrix?); check the input for "
-                                       "duplicate points or extreme scales");
-    result.values = solver.eigenvalues().head(nev);
-    result.vectors = solver.eigenvectors().leftCols(nev);
-    result.diagnostics.solver = "dense";
-    return result;
-  }
-
   double mean_diagonal = lower.diagonal().sum() / double(n);
   if (!(mean_diagonal > 0)) mean_diagonal = 1;
   const bool deflate = null_vector.size() == n && nev >= 2;
   double sigma = options.shift != 0 ? options.shift : (deflate ? -1e-11 : -1e-8) * mean_diagonal;
-  LdltShiftInvert op(lower);
+  ShiftInvert<Factor> op(lower);
   Stopwatch factor_clock;
   // A shift too small for rounding gives a non-positive pivot: retry with larger ones.
   bool factorized = false;
@@ -169,7 +215,7 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
   result.diagnostics.factorization_seconds = factor_clock.seconds();
   if (!factorized)
     throw convergence_error(detail::concat(
-        method, ": the sparse LDLT factorization of M - sigma I failed down to sigma = ", sigma,
+        method, ": the sparse factorization of M - sigma I failed down to sigma = ", sigma,
         " (M is not positive semi-definite or not finite): check the input for duplicate points, "
         "raise the regularization, or set a larger negative solver shift"));
 
@@ -181,12 +227,12 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
   const int wanted = deflate ? nev - 1 : nev;
   const Eigen::Index ncv = std::min<Eigen::Index>(
       n, options.lanczos_vectors > 0 ? std::max<Eigen::Index>(options.lanczos_vectors, wanted + 1)
-                                     : std::max<Eigen::Index>(2 * wanted + 1, 20));
-  Spectra::SymEigsShiftSolver<LdltShiftInvert> solver(op, wanted, ncv, sigma);
+                                     : 4 * Eigen::Index(wanted) + 4);
+  Spectra::SymEigsShiftSolver<ShiftInvert<Factor>> solver(op, wanted, ncv, sigma);
   solver.init();  // Spectra's fixed-seed start vector: deterministic
   solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
                  Spectra::SortRule::SmallestAlge);
-  result.diagnostics.solver = "spectra-shift-invert-ldlt";
+  result.diagnostics.solver = solver_name;
   result.diagnostics.iterations = int(solver.num_iterations());
   result.diagnostics.operations = int(solver.num_operations());
   result.diagnostics.converged = solver.info() == Spectra::CompInfo::Successful;
@@ -210,6 +256,38 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
   result.values.tail(wanted) = solver.eigenvalues();
   result.vectors.rightCols(wanted) = solver.eigenvectors();
   return result;
+}
+
+/// The nev smallest eigenpairs of the symmetric PSD matrix whose lower triangle is `lower` (N x N).
+/// Requires 1 <= nev < N. `method` names the caller in error messages. `null_vector`, when given
+/// (N entries, any non-zero scale), is a known vector with M u = 0: it is returned as the first pair
+/// and deflated from the Lanczos iteration, which then finds the other nev - 1.
+/// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try;
+///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without CHOLMOD).
+inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
+                                          const std::string& method, const Eigen::VectorXd& null_vector = {}) {
+  validate_solver_options(options);
+  const Eigen::Index n = lower.rows();
+  if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
+    // SelfAdjointEigenSolver reads only the lower triangle, which is what `lower` holds.
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(lower)};
+    if (solver.info() != Eigen::Success)
+      throw convergence_error(method + ": the dense eigensolver failed (non-finite matrix?); check the input for "
+                                       "duplicate points or extreme scales");
+    BottomEigenpairs result;
+    result.values = solver.eigenvalues().head(nev);
+    result.vectors = solver.eigenvectors().leftCols(nev);
+    result.diagnostics.solver = "dense";
+    return result;
+  }
+#if defined(NLDR_HAVE_CHOLMOD)
+  if (options.factorization == Factorization::supernodal ||
+      (options.factorization == Factorization::automatic && n >= options.supernodal_from))
+    return shift_invert_eigenpairs<SupernodalFactor>(lower, nev, options, method, null_vector,
+                                                     "spectra-shift-invert-cholmod-supernodal");
+#endif
+  return shift_invert_eigenpairs<SimplicialFactor>(lower, nev, options, method, null_vector,
+                                                   "spectra-shift-invert-ldlt");
 }
 
 /// Moves the bottom eigenpairs into `out`, dropping the first pair (the trivial, constant direction):
