@@ -90,6 +90,26 @@ TEMPLATE_TEST_CASE("GaussianPruned's literal k' = 0.68 k variant matches a densi
   CHECK(g25.selection().pruned_edges == 150 * 8);
 }
 
+TEMPLATE_TEST_CASE("GaussianPruned matches the reference in 2 and 5 dimensions", "[neighbors][gaussian]", float,
+                   double) {
+  // The distances run through a kernel with D fixed at compile time for D = 2, 3 and a general
+  // one otherwise (3-D: the tests above).
+  const auto X3 = test_pruning::clustered_points<TestType>(150, 9);
+  nldr::Matrix<TestType> X5(150, 5);
+  X5 << X3, X3.col(0).cwiseProduct(X3.col(1)), X3.col(2).cwiseAbs2();
+  for (const nldr::Matrix<TestType>& X : {nldr::Matrix<TestType>(X3.leftCols(2)), X5}) {
+    INFO("D = " << X.cols());
+    for (const bool literal : {false, true}) {
+      const auto rule = literal ? nldr::GaussianRule::most_probable : nldr::GaussianRule::spread;
+      const auto graph = nldr::GaussianPruned{BruteCandidates{10}, {.rule = rule, .z = 0.0, .reconnect = false}}(X);
+      const auto [expected, rejected] = reference(X, 10, 0.0, literal, 7);
+      CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, 10)));
+      CHECK(graph.selection().pruned_edges == rejected);
+      CHECK(rejected > 0);
+    }
+  }
+}
+
 TEST_CASE("GaussianPruned rejects bad options and too short candidate lists", "[neighbors][gaussian]") {
   const auto X = test_pruning::clustered_points<double>(40, 2);
   CHECK_THROWS_WITH(nldr::GaussianPruned{BruteCandidates{1}}(X), ContainsSubstring("needs >= 2 neighbors"));

@@ -100,7 +100,8 @@ struct CurvatureAdaptive {
                     " must be >= 0 (0: the whole candidate list)");
     validate_dimension(options.intrinsic_dim, X.cols(), "D (the columns of X)", "intrinsic_dim");
     detail::validate_min_neighbors(options.min_neighbors);
-    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const NeighborGraph<T>& graph = cand.graph;
     const Curvatures<T> curv = estimate_curvature(X, graph, options.intrinsic_dim, options.curvature_neighbors);
     auto [mean_floor, gaussian_floor] = automatic_curvature_floors(X, curv, options.tolerance);
     if (options.mean_floor) mean_floor = *options.mean_floor;
@@ -118,9 +119,8 @@ struct CurvatureAdaptive {
                   std::abs(gauss_j - gauss_i) <= tol * std::abs(gauss_i) + gaussian_floor;
       }
     });
-    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
     return detail::assemble_pruned(
-        graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+        cand, std::move(keep), {options.min_neighbors, options.reconnect},
         detail::concat("curvature_adaptive(tolerance=", tol, ", mean_floor=", mean_floor,
                        ", gaussian_floor=", gaussian_floor, ") on ", graph.selection().selector));
   }

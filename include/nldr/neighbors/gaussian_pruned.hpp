@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +29,69 @@ enum class GaussianRule {
   /// radial distance and keep the ceil(keep_fraction * k) best ("k' = 0.68 k").
   most_probable,
 };
+
+namespace detail {
+
+/// term(0) + ... + term(count - 1) in four interleaved partial sums, added in a fixed order: the
+/// additions pipeline instead of waiting on each other, and the result depends only on the terms.
+template <class Term>
+double interleaved_sum(std::size_t count, const Term& term) {
+  double partial[4] = {0, 0, 0, 0};
+  std::size_t t = 0;
+  for (; t + 4 <= count; t += 4)
+    for (std::size_t lane = 0; lane < 4; ++lane) partial[lane] += term(t + lane);
+  for (std::size_t lane = 0; t < count; ++t, ++lane) partial[lane] += term(t);
+  return (partial[0] + partial[1]) + (partial[2] + partial[3]);
+}
+
+/// One thread's buffers for the Gaussian fit of a point: its candidates' coordinates in double,
+/// stored coordinate by coordinate so that the distances from one point to all of them vectorize.
+struct GaussianScratch {
+  std::vector<double> coords;     ///< D x k: coordinate c of candidate a at [c * k + a]
+  std::vector<double> point;      ///< D coordinates of the point the distances are taken from
+  std::vector<double> distances;  ///< the pairwise distances, then the radial ones
+  std::vector<std::pair<double, index_t>> ranked;  ///< most_probable: (|d - mu|, position in the list)
+
+  template <Real T>
+  void gather(const PointRows<T>& rows, std::span<const index_t> list) {
+    const std::size_t k = list.size();
+    coords.resize(std::size_t(rows.cols) * k);
+    point.resize(std::size_t(rows.cols));
+    for (std::size_t a = 0; a < k; ++a) {
+      const T* y = rows.row(list[a]);
+      for (Eigen::Index c = 0; c < rows.cols; ++c) coords[std::size_t(c) * k + a] = double(y[c]);
+    }
+  }
+
+  /// out[b - first] = ||point - candidate b|| for b in [first, k): squared differences summed in
+  /// coordinate order in double (as the reference definition), square roots by Eigen's packet
+  /// sqrt (correctly rounded like std::sqrt, but vectorized).
+  void distances_to(index_t k, index_t first, double* out) const {
+    switch (point.size()) {  // a compile-time D unrolls the sum and vectorizes the loop over b
+      case 2: squared_distances_to<2>(k, first, out); break;
+      case 3: squared_distances_to<3>(k, first, out); break;
+      default: squared_distances_to<Eigen::Dynamic>(k, first, out);
+    }
+    Eigen::Map<Eigen::ArrayXd> squared(out, k - first);
+    squared = squared.sqrt();
+  }
+
+  template <int Dim>
+  void squared_distances_to(index_t k, index_t first, double* out) const {
+    const std::size_t dim = Dim == Eigen::Dynamic ? point.size() : std::size_t(Dim);
+    const double* column = coords.data() + first;
+    for (index_t b = 0; b < k - first; ++b) {
+      double sum = 0;
+      for (std::size_t c = 0; c < dim; ++c) {
+        const double diff = point[c] - column[c * std::size_t(k) + std::size_t(b)];
+        sum += diff * diff;
+      }
+      out[b] = sum;
+    }
+  }
+};
+
+}  // namespace detail
 
 /// Options of GaussianPruned (seed 000 defaults).
 struct GaussianPrunedOptions {
@@ -56,7 +119,8 @@ struct GaussianPrunedOptions {
 ///
 /// Result: a symmetric NeighborGraph; selection() reports candidate entries, pruned entries,
 /// fallback points and re-added pairs; graph_statistics() gives histogram and components.
-/// Cost: O(N k^2 D), parallel over points.
+/// Cost: O(N k^2 D) for the k(k-1)/2 distances of each point (vectorized), plus O(N k) for the
+/// lists' twins and the assembly; parallel over points.
 ///
 /// \code
 /// nldr::Matrix<double> X = ...;                                                // N x D
@@ -80,7 +144,8 @@ struct GaussianPruned {
       throw_invalid("keep_fraction", "keep_fraction = ", options.keep_fraction,
                     " must lie in (0, 1] (seed 000 keeps k' = 0.68 k)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const NeighborGraph<T>& graph = cand.graph;
     const PointsRef<T> ref(X.derived());
     const detail::PointRows<T> rows(ref);
     const index_t n = graph.size();
@@ -93,38 +158,47 @@ struct GaussianPruned {
                       "give the candidate selector k >= 2");
 
     std::vector<unsigned char> keep(indices.size(), 0);
-    parallel_for(0, n, [&](std::int64_t i) {
-      const index_t k = graph.degree(index_t(i));
-      const auto list = graph.neighbors(index_t(i));
-      std::vector<double> pairwise;
-      pairwise.reserve(std::size_t(k) * std::size_t(k - 1) / 2);
-      for (index_t a = 0; a < k; ++a)
-        for (index_t b = a + 1; b < k; ++b)
-          pairwise.push_back(detail::distance_in_double(rows.row(list[a]), rows.row(list[b]), rows.cols));
-      const double mu = std::accumulate(pairwise.begin(), pairwise.end(), 0.0) / double(pairwise.size());
-      double variance = 0;
-      for (double d : pairwise) variance += (d - mu) * (d - mu);
-      const double sigma = std::sqrt(variance / double(pairwise.size()));
+    std::vector<detail::GaussianScratch> scratch(static_cast<std::size_t>(max_threads()));
+    cand.for_each_point([&](index_t i) {
+      detail::GaussianScratch& s = scratch[std::size_t(thread_index())];
+      const index_t k = graph.degree(i);
+      s.gather(rows, graph.neighbors(i));
+      // The k(k-1)/2 pairwise distances, row by row of the upper triangle.
+      const std::size_t m = std::size_t(k) * std::size_t(k - 1) / 2;
+      s.distances.resize(m + std::size_t(k));
+      double* out = s.distances.data();
+      for (index_t a = 0; a + 1 < k; ++a) {
+        for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = s.coords[std::size_t(c * k + a)];
+        s.distances_to(k, a + 1, out);
+        out += k - a - 1;
+      }
+      // Two passes over the cached distances: mean, then the spread around it (stable).
+      const double* pairwise = s.distances.data();
+      const double mu = detail::interleaved_sum(m, [&](std::size_t t) { return pairwise[t]; }) / double(m);
+      const double sigma = std::sqrt(detail::interleaved_sum(m, [&](std::size_t t) {
+                                       return (pairwise[t] - mu) * (pairwise[t] - mu);
+                                     }) / double(m));
 
-      std::vector<double> radial(std::size_t(k), 0.0);
-      for (index_t a = 0; a < k; ++a) radial[a] = detail::distance_in_double(rows.row(index_t(i)), rows.row(list[a]), rows.cols);
+      double* radial = s.distances.data() + m;
+      const T* xi = rows.row(i);
+      for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = double(xi[c]);
+      s.distances_to(k, 0, radial);
       const offset_t first = offsets[i];
       if (options.rule == GaussianRule::spread) {
         for (index_t a = 0; a < k; ++a) keep[first + a] = radial[a] <= mu + options.z * sigma;
       } else {
-        std::vector<index_t> order(static_cast<std::size_t>(k));
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](index_t p, index_t q) { return std::abs(radial[p] - mu) < std::abs(radial[q] - mu); });
+        // Highest density = smallest |d - mu|; ties: nearer first (lists are nearest first).
+        s.ranked.clear();
+        for (index_t a = 0; a < k; ++a) s.ranked.emplace_back(std::abs(radial[a] - mu), a);
         const index_t kept = detail::ceil_fraction(options.keep_fraction, k);
-        for (index_t r = 0; r < kept; ++r) keep[first + order[r]] = 1;
+        std::nth_element(s.ranked.begin(), s.ranked.begin() + kept, s.ranked.end());  // the kept smallest, unordered
+        for (index_t r = 0; r < kept; ++r) keep[first + s.ranked[r].second] = 1;
       }
     });
-    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
     const std::string rule = options.rule == GaussianRule::spread
                                  ? detail::concat("z=", options.z)
                                  : detail::concat("most_probable, keep_fraction=", options.keep_fraction);
-    return detail::assemble_pruned(graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
                                    detail::concat("gaussian_pruned(", rule, ") on ", graph.selection().selector));
   }
 };

@@ -39,8 +39,8 @@ struct SharedNeighborsOptions {
 /// Result: a symmetric NeighborGraph (subgraph of the union of the candidate lists); selection()
 /// reports candidate entries, pruned entries, fallback points and re-added pairs; use
 /// graph_statistics() for the degree histogram and the components.
-/// Cost: O(N k log k) to sort the lists by index plus O(N k^2) for the merges of the k candidate
-/// pairs of each point (never all N^2 pairs); parallel over points.
+/// Cost: O(N k^2) bit lookups, k per candidate pair (never all N^2 pairs), plus O(N k) for the
+/// lists' twins and the assembly; N / 8 bytes of marks per thread; parallel over points.
 ///
 /// \code
 /// nldr::Matrix<double> X = ...;                                       // N x D, one point per row
@@ -62,7 +62,8 @@ struct SharedNeighbors {
       throw_invalid("ratio", "ratio = ", options.ratio,
                     " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (seed 000 uses 0.4)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const NeighborGraph<T>& graph = cand.graph;
     const index_t n = graph.size();
     const auto offsets = graph.offsets();
     const auto indices = graph.indices();
@@ -70,36 +71,29 @@ struct SharedNeighbors {
     for (index_t i = 0; i < n; ++i) k = std::max(k, graph.degree(i));
     const index_t threshold = detail::ceil_fraction(options.ratio, k);
 
-    // Index-sorted copies of the lists make each intersection one linear merge.
-    std::vector<index_t> sorted(indices.begin(), indices.end());
-    parallel_for(0, n, [&](std::int64_t i) { std::sort(sorted.begin() + offsets[i], sorted.begin() + offsets[i + 1]); });
-    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
+    // S(i, j) by marks: N(i) is marked in a per-thread bit set (N / 8 bytes: in L1 for N up to
+    // a few 1e5), then the members of N(j) are looked up. Branch-free, no sorted copies. S is
+    // symmetric, so each pair is counted once, from its entry with i < j (or its only entry),
+    // and the decision is written to both entries.
+    std::vector<std::vector<std::uint64_t>> marks(std::size_t(max_threads()),
+                                                  std::vector<std::uint64_t>(std::size_t(n) / 64 + 1, 0));
     std::vector<unsigned char> keep(indices.size(), 0);
-    parallel_for(0, n, [&](std::int64_t i) {
-      const auto a_first = sorted.begin() + offsets[i], a_last = sorted.begin() + offsets[i + 1];
+    cand.for_each_point([&](index_t i) {
+      std::uint64_t* marked = marks[std::size_t(thread_index())].data();
+      const auto list = graph.neighbors(i);
+      for (const index_t m : list) marked[m / 64] |= std::uint64_t(1) << (m % 64);
       for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
         const index_t j = indices[e];
-        if (reverse[e] >= 0 && j < i) continue;  // decided from j's list
-        auto a = a_first;
-        auto b = sorted.begin() + offsets[j];
-        const auto b_last = sorted.begin() + offsets[j + 1];
+        const offset_t twin = cand.reverse[e];
+        if (twin >= 0 && j < i) continue;  // decided from j's list
         index_t shared = 0;
-        while (a != a_last && b != b_last) {
-          if (*a < *b) {
-            ++a;
-          } else if (*b < *a) {
-            ++b;
-          } else {
-            ++shared;
-            ++a;
-            ++b;
-          }
-        }
+        for (const index_t m : graph.neighbors(j)) shared += index_t((marked[m / 64] >> (m % 64)) & 1);
         keep[e] = shared >= threshold;
+        if (twin >= 0) keep[twin] = keep[e];
       }
+      for (const index_t m : list) marked[m / 64] = 0;
     });
-    detail::mirror_pair_decisions(graph, reverse, keep);
-    return detail::assemble_pruned(graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
                                    detail::concat("shared_neighbors(ratio=", options.ratio, ", threshold=", threshold,
                                                   ") on ", graph.selection().selector));
   }

@@ -80,7 +80,8 @@ struct ShortCircuitPruned {
     if (options.threshold < 0)
       throw_invalid("threshold", "threshold = ", options.threshold, " must be >= 0 (seed 001 prunes empty boxes: 0)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const NeighborGraph<T> graph = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const NeighborGraph<T>& graph = cand.graph;
     const index_t n = graph.size();
     for (index_t i = 0; i < n; ++i)
       if (graph.degree(i) < options.scale_neighbors)
@@ -93,24 +94,26 @@ struct ShortCircuitPruned {
 
     // Eq. 4: the local scale of every point.
     std::vector<T> scale(static_cast<std::size_t>(n));
-    parallel_for(0, n, [&](std::int64_t i) {
-      const auto d = graph.distances(index_t(i));
+    for (index_t i = 0; i < n; ++i) {
+      const auto d = graph.distances(i);
       double sum = 0;
       for (index_t a = 0; a < options.scale_neighbors; ++a) sum += double(d[a]);
       scale[i] = T(sum / double(options.scale_neighbors));
-    });
+    }
 
     const auto offsets = graph.offsets();
     const auto indices = graph.indices();
-    const std::vector<offset_t> reverse = detail::reverse_entries(graph);
     std::vector<unsigned char> keep(indices.size(), 0);
     const index_t enough = options.threshold + 1;  // a count that decides "keep"
-    parallel_for(0, n, [&](std::int64_t i) {
-      std::vector<T> lo(static_cast<std::size_t>(dim)), hi(static_cast<std::size_t>(dim));
-      const T* xi = rows.row(index_t(i));
+    std::vector<std::vector<T>> corners(std::size_t(max_threads()), std::vector<T>(2 * std::size_t(dim)));
+    cand.for_each_point([&](index_t i) {
+      T* lo = corners[std::size_t(thread_index())].data();
+      T* hi = lo + dim;
+      const T* xi = rows.row(i);
       for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
         const index_t j = indices[e];
-        if (reverse[e] >= 0 && j < i) continue;  // decided from j's list
+        const offset_t twin = cand.reverse[e];
+        if (twin >= 0 && j < i) continue;  // decided from j's list
         const T* xj = rows.row(j);
         const T eps = std::min(scale[i], scale[j]);
         for (Eigen::Index c = 0; c < dim; ++c) {
@@ -125,11 +128,12 @@ struct ShortCircuitPruned {
         };
         const index_t endpoints = index_t(inside(xi)) + index_t(inside(xj));
         keep[e] = endpoints >= enough ||
-                  index.count_in_box(std::span<const T>(lo), std::span<const T>(hi), enough) >= enough;
+                  index.count_in_box(std::span<const T>(lo, std::size_t(dim)), std::span<const T>(hi, std::size_t(dim)),
+                                     enough) >= enough;
+        if (twin >= 0) keep[twin] = keep[e];
       }
     });
-    detail::mirror_pair_decisions(graph, reverse, keep);
-    return detail::assemble_pruned(graph, reverse, std::move(keep), {options.min_neighbors, options.reconnect},
+    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
                                    detail::concat("short_circuit(threshold=", options.threshold, ", scale_neighbors=",
                                                   options.scale_neighbors, ") on ", graph.selection().selector));
   }
