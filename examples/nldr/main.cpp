@@ -389,6 +389,10 @@ int main(int argc, char** argv) {
   embed_cmd->add_option("--reg", em.method.reg, "lle, modified-lle: regularization")->capture_default_str();
   embed_cmd->add_option("--heat-t", em.method.heat_t, "laplacian-eigenmaps: heat-kernel width (0 = automatic)")
       ->capture_default_str();
+  embed_cmd->add_option("--factorization", em.method.factorization,
+                        "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: sparse factorization, automatic "
+                        "(CHOLMOD's supernodal when built with it, from 5000 points), simplicial or supernodal")
+      ->capture_default_str();
   embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");
   add_json_option(*embed_cmd, em.json);

@@ -20,7 +20,16 @@ struct MethodSettings {
   nldr::index_t landmarks = 100;  ///< landmark-isomap
   double reg = 1e-3;              ///< lle, modified-lle: Gram regularization
   double heat_t = 0;              ///< laplacian-eigenmaps: heat-kernel width (0 = automatic)
+  std::string factorization = "automatic";  ///< spectral methods: automatic | simplicial | supernodal
 };
+
+/// The spectral methods' sparse factorization by name.
+inline nldr::Factorization factorization_named(const std::string& name) {
+  if (name == "automatic") return nldr::Factorization::automatic;
+  if (name == "simplicial") return nldr::Factorization::simplicial;
+  if (name == "supernodal") return nldr::Factorization::supernodal;
+  nldr::throw_invalid("factorization", "unknown factorization \"", name, "\": use automatic, simplicial or supernodal");
+}
 
 /// Rejects an unknown method before any work is done.
 inline void check_method_name(const std::string& name) {
@@ -50,14 +59,17 @@ inline nldr::Embedding<double> run_method(const MethodSettings& m, const nldr::M
   if (m.name == "isomap") return nldr::Isomap{{.dim = m.dim}}.embed(X, *graph);
   if (m.name == "landmark-isomap")
     return nldr::LandmarkIsomap{{.dim = m.dim, .landmarks = m.landmarks}}.embed(X, *graph);
-  if (m.name == "lle") return nldr::LocallyLinearEmbedding{{.dim = m.dim, .reg = m.reg}}.embed(X, *graph);
+  const nldr::SpectralSolverOptions solver{.factorization = factorization_named(m.factorization)};
+  if (m.name == "lle") return nldr::LocallyLinearEmbedding{{.dim = m.dim, .reg = m.reg, .solver = solver}}.embed(X, *graph);
   if (m.name == "modified-lle")
-    return nldr::LocallyLinearEmbedding{{.dim = m.dim, .reg = m.reg, .variant = nldr::LleVariant::modified}}.embed(
-        X, *graph);
+    return nldr::LocallyLinearEmbedding{
+        {.dim = m.dim, .reg = m.reg, .variant = nldr::LleVariant::modified, .solver = solver}}
+        .embed(X, *graph);
   if (m.name == "hessian-lle")
-    return nldr::LocallyLinearEmbedding{{.dim = m.dim, .variant = nldr::LleVariant::hessian}}.embed(X, *graph);
-  if (m.name == "ltsa") return nldr::Ltsa{{.dim = m.dim}}.embed(X, *graph);
-  return nldr::LaplacianEigenmaps{{.dim = m.dim, .t = m.heat_t}}.embed(X, *graph);
+    return nldr::LocallyLinearEmbedding{{.dim = m.dim, .variant = nldr::LleVariant::hessian, .solver = solver}}.embed(
+        X, *graph);
+  if (m.name == "ltsa") return nldr::Ltsa{{.dim = m.dim, .solver = solver}}.embed(X, *graph);
+  return nldr::LaplacianEigenmaps{{.dim = m.dim, .t = m.heat_t, .solver = solver}}.embed(X, *graph);
 }
 
 }  // namespace nldr_tool

@@ -1,4 +1,5 @@
-// A downstream program built against the installed package: the README's example, checked.
+// A downstream program built against the installed package: the README's example, checked, with
+// CHOLMOD's supernodal factorization when the package offers nldr::cholmod.
 #include <nldr/nldr.hpp>
 
 #include <cstdio>
@@ -6,8 +7,10 @@
 int main() {
   const auto data = nldr::datasets::generate<double>("s-curve", {.n = 800, .seed = 1});
   const auto graph = nldr::KNearest{.k = 10}(data.points);
-  const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2}}.embed(data.points, graph);
+  const nldr::SpectralSolverOptions solver{.factorization = nldr::have_cholmod() ? nldr::Factorization::supernodal
+                                                                                 : nldr::Factorization::simplicial};
+  const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2, .solver = solver}}.embed(data.points, graph);
   const double t = nldr::metrics::trustworthiness(data.points, embedding.coordinates, 10);
-  std::printf("consumer: LLE of an S-curve, trustworthiness(10) = %.3f\n", t);
+  std::printf("consumer: LLE of an S-curve (%s), trustworthiness(10) = %.3f\n", embedding.solver.solver.c_str(), t);
   return t > 0.8 ? 0 : 1;  // an unrolled S-curve keeps neighborhoods; a broken install would not
 }

@@ -194,6 +194,28 @@ TEST_CASE("evaluate compares several embeddings on one R_NX plot", "[tool]") {
   REQUIRE_THAT(svg, ContainsSubstring("pca.csv"));
 }
 
+TEST_CASE("embed --factorization: the simplicial and the supernodal factorization give one embedding", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 400 --seed 6 --out " + s / "x.csv").exit_code == 0);
+  const std::string embed = "embed --in " + s / "x.csv" + " --method lle --k 10 --factorization ";
+  REQUIRE(nldr_run(s, embed + "simplicial --out " + s / "y1.csv --json " + s / "r1.json").exit_code == 0);
+  REQUIRE_THAT(slurp(s / "r1.json"), ContainsSubstring("spectra-shift-invert-ldlt"));
+  const auto supernodal = nldr_run(s, embed + "supernodal --out " + s / "y2.csv --json " + s / "r2.json");
+  if (supernodal.exit_code == 2) {  // a tool built without CHOLMOD says how to get it
+    require_error(supernodal, 2, "nldr::cholmod");
+    return;
+  }
+  REQUIRE(supernodal.exit_code == 0);
+  REQUIRE_THAT(slurp(s / "r2.json"), ContainsSubstring("cholmod-supernodal"));
+  // Both solve the same eigenproblem to Spectra's 1e-10 tolerance; the gaps between LLE's bottom
+  // eigenvalues here keep the unit-norm eigenvectors within ~1e-8 of each other, up to sign.
+  const auto Y1 = read(s / "y1.csv"), Y2 = read(s / "y2.csv");
+  REQUIRE(Y1.rows() == Y2.rows());
+  REQUIRE(Y1.cols() == Y2.cols());
+  for (Eigen::Index c = 0; c < Y1.cols(); ++c)
+    CHECK(std::min((Y1.col(c) - Y2.col(c)).cwiseAbs().maxCoeff(), (Y1.col(c) + Y2.col(c)).cwiseAbs().maxCoeff()) < 1e-6);
+}
+
 TEST_CASE("results do not depend on the thread count", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 4 --out " + s / "x.csv").exit_code == 0);
@@ -216,6 +238,7 @@ TEST_CASE("errors: exit code, one line naming the problem, no output left behind
     require_error(nldr_run(s, "generate no-such-set --out " + s / "z.csv"), 2, "swiss-roll");
     require_error(nldr_run(s, "embed" + in + out + " --method tsne"), 2, "unknown method \"tsne\"");
     require_error(nldr_run(s, "embed" + in + out + " --method lle --selector magic"), 2, "unknown selector");
+    require_error(nldr_run(s, "embed" + in + out + " --method lle --factorization magic"), 2, "unknown factorization");
     require_error(nldr_run(s, "neighbors" + in + out + " --k 50"), 2, "k");
     require_error(nldr_run(s, "neighbors" + in + out + " --selector epsilon"), 2, "--radius");
     require_error(nldr_run(s, "embed" + in + out), 2, "--method");

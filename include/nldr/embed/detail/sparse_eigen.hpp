@@ -71,9 +71,10 @@ struct SpectralSolverOptions {
   /// Which sparse factorization the shift-invert uses (see Factorization).
   Factorization factorization = Factorization::automatic;
   /// `automatic` takes the supernodal factorization from this N on (when available); >= 0.
-  /// Measured with OpenBLAS (bench_spectral_embedders factorizations): the supernodal LL^T is
-  /// faster from N ~ 2000 on LLE and LTSA matrices (docs/benchmarks.md, "Spectral embedders").
-  index_t supernodal_from = 2000;
+  /// Measured with OpenBLAS (bench_spectral_embedders factorizations): on LLE matrices the supernodal
+  /// LL^T overtakes the simplicial LDLT at N ~ 5000 and is 1.8x faster at 5 * 10^4; on Laplacians,
+  /// which fill in little, the two are even there (docs/benchmarks.md, "Spectral embedders").
+  index_t supernodal_from = 5000;
   /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-11 * (mean diagonal of M) when the null
   /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
   /// when the factorization meets a non-positive pivot.
