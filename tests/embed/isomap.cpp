@@ -210,4 +210,14 @@ TEST_CASE("Isomap refuses a geodesic matrix larger than memory before allocating
   CHECK_THAT(message, ContainsSubstring("GeodesicStorage::single"));
   CHECK(peak_before > 0);
   CHECK(growth < request / 100);
+  // Already in float: the message offers only the way that is left.
+  std::string float_message;
+  try {
+    nldr::Isomap{{.storage = nldr::GeodesicStorage::single}}.embed(X, graph);
+  } catch (const nldr::memory_limit_exceeded& e) {
+    float_message = e.what();
+  }
+  CHECK_THAT(float_message, ContainsSubstring("geodesic matrix (float) needs 343322.7539 MiB"));
+  CHECK_THAT(float_message, ContainsSubstring("nldr::LandmarkIsomap"));
+  CHECK_THAT(float_message, !ContainsSubstring("GeodesicStorage::single"));
 }

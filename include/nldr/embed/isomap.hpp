@@ -173,7 +173,9 @@ struct Isomap {
     const std::uint64_t bytes = std::uint64_t(n) * std::uint64_t(n) * sizeof(S);
     const std::string type = sizeof(S) == 4 ? "float" : "double";
     check_memory(bytes, detail::concat("Isomap: the ", n, " x ", n, " geodesic matrix (", type, ")"),
-                 "use nldr::LandmarkIsomap (m x N memory), or storage = GeodesicStorage::single for float",
+                 sizeof(S) == 4 ? "use nldr::LandmarkIsomap (m x N memory)"
+                                : "use nldr::LandmarkIsomap (m x N memory), or storage = GeodesicStorage::single "
+                                  "for float (half the memory)",
                  options.memory_limit);
 
     const auto pairs = detail::residual_pair_sample(n, options.residual_pairs, options.seed);

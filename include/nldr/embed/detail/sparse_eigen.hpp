@@ -12,7 +12,8 @@
 // inverse amplifies u by 1/|sigma|, and without the projection solve errors along u (~1e-16/|sigma|)
 // corrupt the other Ritz vectors, which forced |sigma| up to where the wanted eigenvalues (~1e-10 for
 // LLE at N = 10^5) cluster at -sigma and Lanczos needs dozens of restarts. With u deflated the shift
-// can sit below them (-1e-11 mean diagonal).
+// can sit near them: -1e-13 mean diagonal (LLE's bottom eigenvalues scale like N^-2: 2e-13 at N = 2 * 10^5,
+// 7e-15 at 10^6, where a shift of -1e-11 clustered them and took 8 restarts instead of 1).
 // Small N: the full dense SelfAdjointEigenSolver is cheaper than the Lanczos set-up and is exact.
 // Large matrices with CHOLMOD available (NLDR_HAVE_CHOLMOD, the CMake target nldr::cholmod): the
 // same iteration on CHOLMOD's supernodal LL^T instead of the simplicial LDLT (cholmod_factor.hpp).
@@ -75,12 +76,13 @@ struct SpectralSolverOptions {
   /// LL^T overtakes the simplicial LDLT at N ~ 5000 and is 1.8x faster at 5 * 10^4; on Laplacians,
   /// which fill in little, the two are even there (docs/benchmarks.md, "Spectral embedders").
   index_t supernodal_from = 5000;
-  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-11 * (mean diagonal of M) when the null
+  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-13 * (mean diagonal of M) when the null
   /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
   /// when the factorization meets a non-positive pivot.
   /// It must stay near the wanted eigenvalues (else they cluster at 1 / |sigma| and Lanczos stalls), yet
-  /// keep (M - sigma I)^-1 well conditioned: at -1e-12 the null direction is amplified 1e12-fold and
-  /// solve errors of 1e-4 corrupt the other Ritz values (measured on a 600-point graph Laplacian).
+  /// keep (M - sigma I)^-1 well conditioned: without deflation, at -1e-12 the null direction is amplified
+  /// 1e12-fold and solve errors of 1e-4 corrupt the other Ritz values (measured on a 600-point graph
+  /// Laplacian); with it, -1e-13 and -1e-14 give residuals ||M v - lambda v|| ~ 4e-16 (LLE, N = 10^6).
   double shift = 0;
   int max_iterations = 1000;     ///< Lanczos restarts, >= 1
   double tolerance = 1e-10;      ///< relative Ritz-value tolerance of Spectra, > 0
@@ -204,7 +206,7 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
   double mean_diagonal = lower.diagonal().sum() / double(n);
   if (!(mean_diagonal > 0)) mean_diagonal = 1;
   const bool deflate = null_vector.size() == n && nev >= 2;
-  double sigma = options.shift != 0 ? options.shift : (deflate ? -1e-11 : -1e-8) * mean_diagonal;
+  double sigma = options.shift != 0 ? options.shift : (deflate ? -1e-13 : -1e-8) * mean_diagonal;
   ShiftInvert<Factor> op(lower);
   Stopwatch factor_clock;
   // A shift too small for rounding gives a non-positive pivot: retry with larger ones.
