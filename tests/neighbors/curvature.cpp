@@ -100,6 +100,58 @@ TEST_CASE("Curvature of a sphere embedded in 30 dimensions is unchanged", "[neig
   }
 }
 
+namespace {
+
+/// Neighborhood of point i as the fits take it: x_i and its neighbors relative to x_i, in double.
+template <class T>
+Eigen::MatrixXd local_coordinates(const nldr::Matrix<T>& X, const nldr::NeighborGraph<T>& graph, int i) {
+  const auto list = graph.neighbors(i);
+  Eigen::MatrixXd local = Eigen::MatrixXd::Zero(Eigen::Index(list.size()) + 1, X.cols());
+  for (std::size_t a = 0; a < list.size(); ++a)
+    local.row(Eigen::Index(a) + 1) = X.row(list[a]).template cast<double>() - X.row(i).template cast<double>();
+  return local;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("The fixed-size surface fit agrees with the general fit, which takes over where it is ill-posed",
+                   "[neighbors][curvature]", float, double) {
+  // A surface whose curvature changes from point to point, both signs of K_G.
+  nldr::Random rng(12);
+  nldr::Matrix<TestType> X(400, 3);
+  for (int i = 0; i < 400; ++i) {
+    const double x = rng.uniform(0, 3), y = rng.uniform(0, 3);
+    X.row(i) << TestType(x), TestType(y), TestType(0.5 * std::sin(2 * x) * std::cos(2 * y));
+  }
+  const auto graph = nldr::KNearest{14}(X);
+  const auto curv = nldr::estimate_curvature(X, graph, 2, 0);
+  for (int i = 0; i < 400; ++i) {
+    const Eigen::MatrixXd local = local_coordinates(X, graph, i);
+    const auto fast = nldr::detail::fit_surface_curvature(local);
+    const auto [mean, gaussian] = nldr::detail::fit_curvature(local, 2);
+    INFO("point " << i << ": K_H " << mean << ", K_G " << gaussian);
+    REQUIRE(fast.has_value());  // a surface sampled with k = 14: well-posed everywhere
+    REQUIRE_THAT(fast->first, WithinAbs(mean, 1e-9 * (1 + std::abs(mean))));
+    REQUIRE_THAT(fast->second, WithinAbs(gaussian, 1e-9 * (1 + std::abs(gaussian))));
+    REQUIRE(curv.mean(i) == TestType(fast->first));  // estimate_curvature took the fixed-size path
+  }
+  // A curve fitted as a surface (d = 2): the frame's normal is not determined, the fixed-size
+  // fit declines and estimate_curvature returns the general fit's answer.
+  nldr::Matrix<TestType> helix(300, 3);
+  for (int i = 0; i < 300; ++i) {
+    const double t = 0.05 * i;
+    helix.row(i) << TestType(std::cos(t)), TestType(std::sin(t)), TestType(0.2 * t);
+  }
+  const auto helix_graph = nldr::KNearest{10}(helix);
+  const auto helix_curv = nldr::estimate_curvature(helix, helix_graph, 2, 0);
+  for (int i = 0; i < 300; ++i) {
+    const Eigen::MatrixXd local = local_coordinates(helix, helix_graph, i);
+    INFO("helix point " << i);
+    REQUIRE_FALSE(nldr::detail::fit_surface_curvature(local).has_value());
+    REQUIRE(helix_curv.mean(i) == TestType(nldr::detail::fit_curvature(local, 2).first));
+  }
+}
+
 TEST_CASE("estimate_curvature rejects bad input", "[neighbors][curvature]") {
   const auto X = sphere<double>(100, 1.0, 2);
   CHECK_THROWS_WITH((nldr::estimate_curvature(X, {.k = 10, .intrinsic_dim = 3})), ContainsSubstring("intrinsic_dim = 3"));
