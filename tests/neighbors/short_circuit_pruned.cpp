@@ -6,9 +6,11 @@
 #include "catch.hpp"
 #include "pruning_fixtures.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <set>
+#include <span>
 
 using test_pruning::BruteCandidates;
 using test_pruning::Pair;
@@ -50,6 +52,19 @@ std::pair<std::set<Pair>, long> reference(const nldr::Matrix<T>& X, int k, int t
   return {kept, rejected};
 }
 
+/// The default k-d tree index, counting its queries.
+struct CountedBoxes {
+  static inline std::atomic<long> queries{0};
+  template <nldr::Real T>
+  struct index : nldr::KdTreeBoxIndex<T> {
+    using nldr::KdTreeBoxIndex<T>::KdTreeBoxIndex;
+    nldr::index_t count_in_box(std::span<const T> lo, std::span<const T> hi, nldr::index_t cap) const {
+      ++queries;
+      return nldr::KdTreeBoxIndex<T>::count_in_box(lo, hi, cap);
+    }
+  };
+};
+
 /// Two noisy parallel sheets 0.2 apart: kNN(15) joins them, and the boxes between them are empty.
 template <class T>
 nldr::Matrix<T> two_sheets(int n, std::uint64_t seed) {
@@ -73,6 +88,18 @@ TEMPLATE_TEST_CASE("ShortCircuitPruned keeps exactly the pairs of a literal O(N^
       const auto with_fallback = test_pruning::with_fallback(expected, test_pruning::nearest(X, 15));
       CHECK(test_pruning::kept_pairs(kd) == with_fallback);
       CHECK(kd.selection().pruned_edges == rejected);
+      // KNearest lists hold every point nearer than their last entry: boxes inside that radius
+      // around an endpoint are counted from its list, the others by the index. Same graph.
+      CountedBoxes::queries = 0;
+      const auto by_lists = nldr::ShortCircuitPruned<nldr::KNearest, CountedBoxes>{
+          nldr::KNearest{15}, {.threshold = threshold, .reconnect = false}}(X);
+      CHECK(test_pruning::kept_pairs(by_lists) == with_fallback);
+      CHECK(by_lists.selection().pruned_edges == rejected);
+      const long queried = CountedBoxes::queries;
+      CountedBoxes::queries = 0;
+      (void)nldr::ShortCircuitPruned<BruteCandidates, CountedBoxes>{BruteCandidates{15},
+                                                                    {.threshold = threshold, .reconnect = false}}(X);
+      CHECK(queried < CountedBoxes::queries / 2);  // the lists did answer most boxes
 #if defined(NLDR_HAVE_BOOST)
       const auto rstar = nldr::ShortCircuitPruned<BruteCandidates, nldr::RStarBoxes<3>>{
           BruteCandidates{15}, {.threshold = threshold, .reconnect = false}}(X);

@@ -64,4 +64,8 @@ struct KNearest {
 
 static_assert(NeighborSelector<KNearest, float> && NeighborSelector<KNearest, double>);
 
+/// Exact: every point nearer than the k-th neighbor is among the k.
+template <>
+inline constexpr bool lists_cover_their_radius<KNearest> = true;
+
 }  // namespace nldr

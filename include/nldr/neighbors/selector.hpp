@@ -18,6 +18,14 @@ concept NeighborSelector = Real<T> && requires(const S& selector, const Matrix<T
   { selector(points) } -> std::same_as<NeighborGraph<T>>;
 };
 
+/// Whether every list selector S returns holds every other point strictly nearer (by stored
+/// distance) than the list's last entry. Pruning rules then answer "which points lie within r
+/// of x_i?" from i's list alone when r is below that distance. False by default (a pruned graph,
+/// for one, does not); true for KNearest. Specialize it as true only for a selector that
+/// guarantees it.
+template <class S>
+inline constexpr bool lists_cover_their_radius = false;
+
 /// How exact neighbor searches are carried out.
 enum class SearchBackend {
   automatic,    ///< k-d tree up to kdtree_max_dimension, brute force above

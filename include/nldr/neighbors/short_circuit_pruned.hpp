@@ -15,7 +15,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -47,12 +49,15 @@ struct ShortCircuitOptions {
 ///
 /// `Index` is a SpatialIndexPolicy: KdTreeBoxes (default, any D) or RStarBoxes<D> (the paper's
 /// R*-tree, rstar_box_index.hpp, needs Boost.Geometry); both give the same counts, so the same
-/// graph. The box of a pair whose endpoints already exceed the threshold is not queried.
+/// graph. The box of a pair whose endpoints already exceed the threshold is not queried, nor,
+/// with candidates that list every point nearer than their last entry
+/// (lists_cover_their_radius, e.g. KNearest), a box that lies inside that radius around an
+/// endpoint: the endpoint's list counts it.
 ///
 /// Result: a symmetric NeighborGraph; selection() reports candidate entries, pruned entries,
 /// fallback points and re-added pairs; graph_statistics() gives histogram and components.
-/// Cost: building the index, O(N log N), plus one early-stopping box query per candidate pair;
-/// parallel over points.
+/// Cost: building the index, O(N log N), plus per candidate pair an early-stopping scan of a
+/// list (O(k)) or box query; parallel over points.
 ///
 /// \code
 /// auto data = nldr::datasets::swiss_roll({.n = 2000, .seed = 7});
@@ -105,10 +110,49 @@ struct ShortCircuitPruned {
     const auto indices = graph.indices();
     std::vector<unsigned char> keep(indices.size(), 0);
     const index_t enough = options.threshold + 1;  // a count that decides "keep"
+    // A box inside the ball of radius r around an endpoint p, r its distance to its last
+    // candidate, holds only p and candidates of p when the candidate selector lists every point
+    // nearer than that (lists_cover_their_radius, e.g. KNearest): p's list counts it exactly,
+    // without a query. `ball_slack` covers the rounding of the stored distances (relative
+    // (D + 3) eps in T, doubled) and of the bound itself.
+    constexpr bool lists_answer = lists_cover_their_radius<Candidates>;
+    const double ball_slack = 1 + 4 * double(dim + 3) * double(std::numeric_limits<T>::epsilon());
     std::vector<std::vector<T>> corners(std::size_t(max_threads()), std::vector<T>(2 * std::size_t(dim)));
     cand.for_each_point([&](index_t i) {
       T* lo = corners[std::size_t(thread_index())].data();
       T* hi = lo + dim;
+      auto inside = [&](index_t p) {
+        const T* x = rows.row(p);
+        for (Eigen::Index c = 0; c < dim; ++c)
+          if (!(lo[c] <= x[c] && x[c] <= hi[c])) return false;
+        return true;
+      };
+      // min(enough, points in the box) from p's list, or -1 when the box leaves p's ball.
+      auto count_from_list = [&](index_t p) -> index_t {
+        const T* x = rows.row(p);
+        double reach = 0;  // distance from x_p to the farthest corner of the box
+        for (Eigen::Index c = 0; c < dim; ++c) {
+          const double far = std::max(double(x[c]) - double(lo[c]), double(hi[c]) - double(x[c]));
+          reach += far * far;
+        }
+        if (!(std::sqrt(reach) * ball_slack < double(graph.distances(p).back()))) return -1;
+        index_t count = index_t(inside(p));
+        for (const index_t q : graph.neighbors(p)) {
+          if (count >= enough) break;
+          count += index_t(inside(q));
+        }
+        return count;
+      };
+      // C_ij capped at `enough`: the endpoints, else a list that covers the box, else the index.
+      auto box_count = [&](index_t j) -> index_t {
+        const index_t endpoints = index_t(inside(i)) + index_t(inside(j));
+        if (endpoints >= enough) return endpoints;
+        if constexpr (lists_answer)
+          for (const index_t p : {i, j})
+            if (const index_t from_list = count_from_list(p); from_list >= 0) return from_list;
+        return index.count_in_box(std::span<const T>(lo, std::size_t(dim)), std::span<const T>(hi, std::size_t(dim)),
+                                  enough);
+      };
       const T* xi = rows.row(i);
       for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
         const index_t j = indices[e];
@@ -121,15 +165,7 @@ struct ShortCircuitPruned {
           lo[c] = mid - eps;
           hi[c] = mid + eps;
         }
-        auto inside = [&](const T* p) {
-          for (Eigen::Index c = 0; c < dim; ++c)
-            if (!(lo[c] <= p[c] && p[c] <= hi[c])) return false;
-          return true;
-        };
-        const index_t endpoints = index_t(inside(xi)) + index_t(inside(xj));
-        keep[e] = endpoints >= enough ||
-                  index.count_in_box(std::span<const T>(lo, std::size_t(dim)), std::span<const T>(hi, std::size_t(dim)),
-                                     enough) >= enough;
+        keep[e] = box_count(j) >= enough;
         if (twin >= 0) keep[twin] = keep[e];
       }
     });
