@@ -109,6 +109,49 @@ TEMPLATE_TEST_CASE("ShortCircuitPruned keeps exactly the pairs of a literal O(N^
   }
 }
 
+TEMPLATE_TEST_CASE("ShortCircuitPruned counts boxes from the lists of the endpoints and of their candidates",
+                   "[neighbors][short_circuit]", float, double) {
+  // With K = 6 many boxes reach beyond the last candidate of both endpoints; some lie inside the
+  // ball of one of their candidates instead (counted from that candidate's list), the rest go to
+  // the index. The pairs stay those of the literal count.
+  const auto X = test_pruning::clustered_points<TestType>(300, 17);
+  const int k = 6;
+  const auto lists = nldr::KNearest{k}(X);
+  auto scale = [&](int p) { return TestType((double(lists.distances(p)[0]) + double(lists.distances(p)[1])) / 2); };
+  auto reach = [&](int p, const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) {  // to the farthest corner
+    const Eigen::Vector3d x = X.row(p).template cast<double>().transpose();
+    return (x - lo).cwiseAbs().cwiseMax((hi - x).cwiseAbs()).norm();
+  };
+  int beyond_endpoints = 0, inside_a_candidate = 0;
+  for (int i = 0; i < 300; ++i)
+    for (const int j : lists.neighbors(i)) {
+      const TestType eps = std::min(scale(i), scale(j));
+      Eigen::Vector3d lo, hi;
+      for (int c = 0; c < 3; ++c) {
+        const TestType mid = (X(i, c) + X(j, c)) / TestType(2);
+        lo(c) = double(mid - eps);
+        hi(c) = double(mid + eps);
+      }
+      if (reach(i, lo, hi) < 1.01 * double(lists.distances(i).back()) ||
+          reach(j, lo, hi) < 1.01 * double(lists.distances(j).back()))
+        continue;
+      ++beyond_endpoints;
+      bool covered = false;
+      for (const int p : {i, j})
+        for (const int q : lists.neighbors(p)) covered = covered || reach(q, lo, hi) < 0.99 * double(lists.distances(q).back());
+      inside_a_candidate += covered;
+    }
+  CHECK(inside_a_candidate > 0);
+  CHECK(inside_a_candidate < beyond_endpoints);  // and the index answers the others
+  for (int threshold : {0, 1}) {
+    INFO("threshold " << threshold);
+    const auto [expected, rejected] = reference(X, k, threshold);
+    const auto graph = nldr::ShortCircuitPruned{nldr::KNearest{k}, {.threshold = threshold, .reconnect = false}}(X);
+    CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, k)));
+    CHECK(graph.selection().pruned_edges == rejected);
+  }
+}
+
 TEMPLATE_TEST_CASE("ShortCircuitPruned removes the edges joining Swiss-roll layers and stays connected",
                    "[neighbors][short_circuit]", float, double) {
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 2000, .noise = 0.0, .seed = 7});

@@ -54,13 +54,8 @@ struct GaussianScratch {
 
   template <Real T>
   void gather(const PointRows<T>& rows, std::span<const index_t> list) {
-    const std::size_t k = list.size();
-    coords.resize(std::size_t(rows.cols) * k);
+    gather_columns(rows, list, coords);
     point.resize(std::size_t(rows.cols));
-    for (std::size_t a = 0; a < k; ++a) {
-      const T* y = rows.row(list[a]);
-      for (Eigen::Index c = 0; c < rows.cols; ++c) coords[std::size_t(c) * k + a] = double(y[c]);
-    }
   }
 
   /// out[b - first] = ||point - candidate b|| for b in [first, k): squared differences summed in

@@ -23,6 +23,34 @@
 
 namespace nldr {
 
+namespace detail {
+
+/// One thread's buffers for the box counts of ShortCircuitPruned: the box, and a point's
+/// candidates column by column (gather_columns) with a 1/0 flag per candidate, in T so that the
+/// comparisons vectorize (SSE2 has no 64-bit integer compare).
+template <Real T>
+struct BoxScratch {
+  std::vector<T> lo, hi, columns, inside;
+
+  explicit BoxScratch(Eigen::Index dim) : lo(std::size_t(dim)), hi(std::size_t(dim)) {}
+
+  /// How many of the k gathered candidates lie in [lo, hi]: one branch-free pass per coordinate.
+  index_t count_columns_in_box(index_t k) {
+    inside.assign(std::size_t(k), T(1));
+    T* flag = inside.data();
+    for (std::size_t c = 0; c < lo.size(); ++c) {
+      const T low = lo[c], high = hi[c];
+      const T* column = columns.data() + c * std::size_t(k);
+      for (index_t b = 0; b < k; ++b) flag[b] = low <= column[b] && column[b] <= high ? flag[b] : T(0);
+    }
+    index_t count = 0;
+    for (index_t b = 0; b < k; ++b) count += index_t(flag[b]);
+    return count;
+  }
+};
+
+}  // namespace detail
+
 /// Options of ShortCircuitPruned (seed 001 defaults).
 struct ShortCircuitOptions {
   /// n of eq. 4: S(x) = mean distance from x to its n nearest neighbors (the first n entries
@@ -52,7 +80,8 @@ struct ShortCircuitOptions {
 /// graph. The box of a pair whose endpoints already exceed the threshold is not queried, nor,
 /// with candidates that list every point nearer than their last entry
 /// (lists_cover_their_radius, e.g. KNearest), a box that lies inside that radius around an
-/// endpoint: the endpoint's list counts it.
+/// endpoint or one of their candidates: that point's list counts it (on a Swiss roll of 1e5
+/// points 0.7% of the boxes are left for the index with K = 12, none with K = 40).
 ///
 /// Result: a symmetric NeighborGraph; selection() reports candidate entries, pruned entries,
 /// fallback points and re-added pairs; graph_statistics() gives histogram and components.
@@ -110,48 +139,52 @@ struct ShortCircuitPruned {
     const auto indices = graph.indices();
     std::vector<unsigned char> keep(indices.size(), 0);
     const index_t enough = options.threshold + 1;  // a count that decides "keep"
-    // A box inside the ball of radius r around an endpoint p, r its distance to its last
-    // candidate, holds only p and candidates of p when the candidate selector lists every point
-    // nearer than that (lists_cover_their_radius, e.g. KNearest): p's list counts it exactly,
-    // without a query. `ball_slack` covers the rounding of the stored distances (relative
+    // A box inside the ball of radius r around a point p, r its distance to its last candidate,
+    // holds only p and candidates of p when the candidate selector lists every point nearer
+    // than that (lists_cover_their_radius, e.g. KNearest): p's list counts it exactly, without
+    // a query. `ball_slack` covers the rounding of the stored distances (relative
     // (D + 3) eps in T, doubled) and of the bound itself.
     constexpr bool lists_answer = lists_cover_their_radius<Candidates>;
     const double ball_slack = 1 + 4 * double(dim + 3) * double(std::numeric_limits<T>::epsilon());
-    std::vector<std::vector<T>> corners(std::size_t(max_threads()), std::vector<T>(2 * std::size_t(dim)));
+    std::vector<detail::BoxScratch<T>> scratch(static_cast<std::size_t>(max_threads()), detail::BoxScratch<T>(dim));
     cand.for_each_point([&](index_t i) {
-      T* lo = corners[std::size_t(thread_index())].data();
-      T* hi = lo + dim;
-      auto inside = [&](index_t p) {
+      detail::BoxScratch<T>& s = scratch[std::size_t(thread_index())];
+      const T* lo = s.lo.data();
+      const T* hi = s.hi.data();
+      auto inside = [&](index_t p) {  // branch-free: whether a point is inside is unpredictable
         const T* x = rows.row(p);
-        for (Eigen::Index c = 0; c < dim; ++c)
-          if (!(lo[c] <= x[c] && x[c] <= hi[c])) return false;
-        return true;
+        bool in = true;
+        for (Eigen::Index c = 0; c < dim; ++c) in &= (lo[c] <= x[c]) & (x[c] <= hi[c]);
+        return in;
       };
-      // min(enough, points in the box) from p's list, or -1 when the box leaves p's ball.
-      auto count_from_list = [&](index_t p) -> index_t {
+      auto box_within_ball = [&](index_t p) {
         const T* x = rows.row(p);
         double reach = 0;  // distance from x_p to the farthest corner of the box
         for (Eigen::Index c = 0; c < dim; ++c) {
           const double far = std::max(double(x[c]) - double(lo[c]), double(hi[c]) - double(x[c]));
           reach += far * far;
         }
-        if (!(std::sqrt(reach) * ball_slack < double(graph.distances(p).back()))) return -1;
-        index_t count = index_t(inside(p));
-        for (const index_t q : graph.neighbors(p)) {
-          if (count >= enough) break;
-          count += index_t(inside(q));
-        }
-        return count;
+        return std::sqrt(reach) * ball_slack < double(graph.distances(p).back());
       };
-      // C_ij capped at `enough`: the endpoints, else a list that covers the box, else the index.
+      index_t gathered = -1;  // whose list s.columns holds
+      auto count_from_list = [&](index_t p) {
+        if (gathered != p) detail::gather_columns(rows, graph.neighbors(p), s.columns);
+        gathered = p;
+        return index_t(inside(p)) + s.count_columns_in_box(graph.degree(p));
+      };
+      // C_ij capped at `enough`: the endpoints, else the list of an endpoint whose ball covers the
+      // box, else that of one of their candidates (the box is near both), else the index.
       auto box_count = [&](index_t j) -> index_t {
         const index_t endpoints = index_t(inside(i)) + index_t(inside(j));
         if (endpoints >= enough) return endpoints;
-        if constexpr (lists_answer)
+        if constexpr (lists_answer) {
           for (const index_t p : {i, j})
-            if (const index_t from_list = count_from_list(p); from_list >= 0) return from_list;
-        return index.count_in_box(std::span<const T>(lo, std::size_t(dim)), std::span<const T>(hi, std::size_t(dim)),
-                                  enough);
+            if (box_within_ball(p)) return count_from_list(p);
+          for (const index_t p : {i, j})
+            for (const index_t q : graph.neighbors(p))
+              if (box_within_ball(q)) return count_from_list(q);
+        }
+        return index.count_in_box(std::span<const T>(s.lo), std::span<const T>(s.hi), enough);
       };
       const T* xi = rows.row(i);
       for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
@@ -162,8 +195,8 @@ struct ShortCircuitPruned {
         const T eps = std::min(scale[i], scale[j]);
         for (Eigen::Index c = 0; c < dim; ++c) {
           const T mid = (xi[c] + xj[c]) / T(2);
-          lo[c] = mid - eps;
-          hi[c] = mid + eps;
+          s.lo[c] = mid - eps;
+          s.hi[c] = mid + eps;
         }
         keep[e] = box_count(j) >= enough;
         if (twin >= 0) keep[twin] = keep[e];

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <span>
+#include <vector>
 
 namespace nldr::detail {
 
@@ -22,6 +24,18 @@ struct PointRows {
 
   const T* row(index_t i) const { return data + std::ptrdiff_t(i) * stride; }
 };
+
+/// The rows `list` of `rows` copied column by column into `columns` (D x k: coordinate c of
+/// list[a] at [c * k + a]), converted to U: loops over the k points then vectorize.
+template <class U, Real T>
+void gather_columns(const PointRows<T>& rows, std::span<const index_t> list, std::vector<U>& columns) {
+  const std::size_t k = list.size();
+  columns.resize(std::size_t(rows.cols) * k);
+  for (std::size_t a = 0; a < k; ++a) {
+    const T* y = rows.row(list[a]);
+    for (Eigen::Index c = 0; c < rows.cols; ++c) columns[std::size_t(c) * k + a] = U(y[c]);
+  }
+}
 
 /// Squared Euclidean distance of two D-vectors, summed in coordinate order in T.
 /// Every backend (k-d tree, the exact recheck of the brute force) calls this one function,

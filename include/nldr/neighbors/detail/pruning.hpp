@@ -191,8 +191,8 @@ class DisjointSets {
 /// The result is symmetric, each list sorted by (distance, index); its selection() reports the
 /// directed candidate entries, the entries the rule pruned (before steps 2-3), the points that
 /// needed the fallback and the pairs re-added by step 3. `name` becomes report.selector.
-/// Cost O(E) plus the union-find over the kept pairs, and a sort of the pruned pairs only when
-/// pruning split the graph.
+/// Cost O(E) plus the union-find over the kept pairs, and when pruning split the graph a sort
+/// of the pruned pairs between components.
 /// \throws nldr::invalid_argument ("min_neighbors") when a point cannot reach min_neighbors
 /// from its candidates.
 template <Real T>
@@ -211,71 +211,73 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   report.candidate_edges = n_entries;
   report.pruned_edges = n_entries - offset_t(std::count(keep.begin(), keep.end(), 1));
 
-  // From here on pair[e] says whether the pair of entry e is kept; twins always agree. An entry
-  // without a twin whose pair is kept is "lent": it also appears in the row of its neighbor.
+  // pair[e]: whether the pair of entry e = (i -> j) is kept; twins agree. A kept entry without
+  // a twin is "lent" to row j as well. degree[i] counts row i of the result: its own kept
+  // entries plus the `borrowed` ones. The union-find joins the kept pairs (for reconnection).
   std::vector<unsigned char> pair(keep.size());
-  parallel_for(0, n, [&](std::int64_t i) {
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-      pair[e] = keep[e] || (reverse[e] >= 0 && keep[reverse[e]]);
-  }, points_per_task);
-  keep = {};
-  auto add_pair = [&](offset_t e) {
-    pair[e] = 1;
-    if (reverse[e] >= 0) pair[reverse[e]] = 1;
-  };
-  auto lent = [&](offset_t e) { return pair[e] && reverse[e] < 0; };
-
-  // Row lengths of the symmetric result: own kept entries plus the entries lent to the row.
   std::vector<index_t> degree(std::size_t(n), 0), borrowed(std::size_t(n), 0);
+  std::vector<std::pair<index_t, offset_t>> lent;  // (i, entry (i -> j))
+  DisjointSets sets(n);
+  index_t components = n;
+  auto join = [&](index_t a, index_t b) {
+    if (control.reconnect && sets.unite(a, b)) --components;
+  };
+  auto lend = [&](index_t i, offset_t e) {
+    ++degree[indices[e]];
+    ++borrowed[indices[e]];
+    lent.emplace_back(i, e);
+  };
+  // One pass decides every pair and accounts for it, from both entries when it has two.
   for (index_t i = 0; i < n; ++i)
     for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-      degree[i] += pair[e];
-      if (lent(e)) ++borrowed[indices[e]];
+      const offset_t twin = reverse[e];
+      pair[e] = keep[e] || (twin >= 0 && keep[twin]);
+      if (!pair[e]) continue;
+      ++degree[i];
+      if (twin < 0) lend(i, e);
+      if (twin < 0 || i < indices[e]) join(i, indices[e]);
     }
-  for (index_t i = 0; i < n; ++i) degree[i] += borrowed[i];
+  keep = {};
+  // Keeps the pair of entry e = (i -> j), pruned so far.
+  auto add_pair = [&](index_t i, offset_t e) {
+    pair[e] = 1;
+    ++degree[i];
+    if (reverse[e] >= 0) {
+      pair[reverse[e]] = 1;
+      ++degree[indices[e]];
+    } else {
+      lend(i, e);
+    }
+    join(i, indices[e]);
+  };
 
   for (index_t i = 0; i < n; ++i) {
     if (degree[i] >= control.min_neighbors) continue;
-    for (offset_t e = offsets[i]; e < offsets[i + 1] && degree[i] < control.min_neighbors; ++e) {
-      if (pair[e]) continue;
-      add_pair(e);
-      ++degree[i];
-      ++degree[indices[e]];
-      if (reverse[e] < 0) ++borrowed[indices[e]];
-    }
+    for (offset_t e = offsets[i]; e < offsets[i + 1] && degree[i] < control.min_neighbors; ++e)
+      if (!pair[e]) add_pair(i, e);
     if (degree[i] < control.min_neighbors)
       throw_invalid("min_neighbors", "min_neighbors = ", control.min_neighbors, " but point ", i, " has only ",
                     degree[i], " candidate neighbor(s): lower min_neighbors or give the candidate selector a larger k");
     ++report.fallback_points;
   }
 
-  // Each pair once: from its entry (i -> j) with i < j, or from its only entry.
-  auto owns_pair = [&](index_t i, offset_t e) { return reverse[e] < 0 || i < indices[e]; };
-  if (control.reconnect) {
-    DisjointSets sets(n);
-    index_t components = n;
+  if (control.reconnect && components > 1) {
+    // Only pruned pairs between two components can be re-added (components only merge), so the
+    // others are left out before sorting. Each pair once: from its entry (i -> j) with i < j, or
+    // from its only entry.
+    std::vector<std::tuple<T, index_t, index_t, offset_t>> pruned;  // (distance, smaller, larger, entry)
     for (index_t i = 0; i < n; ++i)
-      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-        if (pair[e] && owns_pair(i, e) && sets.unite(i, indices[e])) --components;
-    if (components > 1) {
-      std::vector<std::tuple<T, index_t, index_t, offset_t>> pruned;  // (distance, smaller, larger, entry)
-      for (index_t i = 0; i < n; ++i)
-        for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-          const index_t j = indices[e];
-          if (!pair[e] && owns_pair(i, e)) pruned.emplace_back(distances[e], std::min(i, j), std::max(i, j), e);
-        }
-      std::sort(pruned.begin(), pruned.end());
-      for (const auto& [d, a, b, e] : pruned) {
-        if (components == 1) break;
-        if (sets.unite(a, b)) {
-          add_pair(e);
-          ++degree[a];
-          ++degree[b];
-          if (reverse[e] < 0) ++borrowed[indices[e]];
-          --components;
-          ++report.reconnected_edges;
-        }
+      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+        const index_t j = indices[e];
+        if (!pair[e] && (reverse[e] < 0 || i < j) && sets.find(i) != sets.find(j))
+          pruned.emplace_back(distances[e], std::min(i, j), std::max(i, j), e);
       }
+    std::sort(pruned.begin(), pruned.end());
+    for (const auto& [d, a, b, e] : pruned) {
+      if (components == 1) break;
+      if (sets.find(a) == sets.find(b)) continue;
+      add_pair(indices[e] == a ? b : a, e);
+      ++report.reconnected_edges;
     }
   }
 
@@ -287,13 +289,11 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   std::vector<T> result_distances(std::size_t(result_offsets.back()));
   std::vector<offset_t> lent_cursor(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) lent_cursor[i] = result_offsets[i + 1] - borrowed[i];
-  for (index_t i = 0; i < n; ++i)
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-      if (lent(e)) {
-        const offset_t slot = lent_cursor[indices[e]]++;
-        result_indices[slot] = i;
-        result_distances[slot] = distances[e];
-      }
+  for (const auto& [i, e] : lent) {
+    const offset_t slot = lent_cursor[indices[e]]++;
+    result_indices[slot] = i;
+    result_distances[slot] = distances[e];
+  }
   parallel_for(0, n, [&](std::int64_t i) {
     const offset_t first = result_offsets[i];
     offset_t end = first;
