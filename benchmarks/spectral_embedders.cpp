@@ -1,7 +1,7 @@
 // Spectral embedders benchmark (docs/benchmarks.md, "Spectral embedders").
 //
 //   bench_spectral_embedders run --method lle|modified-lle|hessian-lle|ltsa|laplacian --n N [--k 10]
-//                                [--seed 0] [--shift SIGMA] [--factorization automatic|simplicial|supernodal]
+//                                [--seed 0] [--shift SIGMA] [--factorization automatic|simplicial|supernodal|lu]
 //                                [--out PREFIX]
 //       Generates nldr::datasets::swiss_roll({.n = N, .seed}), builds KNearest{k}, embeds in 2-D and prints
 //       one line: total=<s> neighbors=<s> weights=<s> assembly=<s> eigensolve=<s> factorization=<s>
@@ -12,9 +12,9 @@
 //       Times the dense and the sparse shift-invert eigensolver on the same LLE and Laplacian matrices
 //       for a range of N, to place SpectralSolverOptions::dense_below. Prints a markdown table.
 //   bench_spectral_embedders factorizations [--k 10]
-//       Times the shift-invert eigensolver with Eigen's simplicial LDLT and with CHOLMOD's supernodal
-//       LL^T (when built with it) on the same LLE and Laplacian matrices for a range of N, to place
-//       SpectralSolverOptions::supernodal_from. Prints a markdown table.
+//       Times the eigensolve of the same LLE and Laplacian matrices for a range of N with Eigen's simplicial
+//       LDLT, CHOLMOD's supernodal LL^T and (LLE) UMFPACK's LU of I - W, given the matrix each one takes
+//       (needs SuiteSparse), to place SpectralSolverOptions::suitesparse_from. Prints a markdown table.
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -69,7 +69,8 @@ nldr::Factorization factorization(const std::string& name) {
   if (name == "automatic") return nldr::Factorization::automatic;
   if (name == "simplicial") return nldr::Factorization::simplicial;
   if (name == "supernodal") return nldr::Factorization::supernodal;
-  throw std::runtime_error("unknown factorization " + name + " (automatic, simplicial, supernodal)");
+  if (name == "lu") return nldr::Factorization::lu;
+  throw std::runtime_error("unknown factorization " + name + " (automatic, simplicial, supernodal, lu)");
 }
 
 template <class Result>
@@ -118,35 +119,49 @@ struct TestMatrix {
 };
 
 /// The LLE and normalized-Laplacian matrices of a Swiss roll of n points (kNN(k) graph, seed 1).
-std::pair<TestMatrix, TestMatrix> test_matrices(nldr::index_t n, nldr::index_t k) {
-  const auto data = nldr::datasets::swiss_roll<double>({.n = n, .seed = 1});
-  const auto graph = nldr::KNearest{k}(data.points);
+struct TestMatrices {
+  nldr::Matrix<double> points;
+  nldr::NeighborGraph<double> graph;
+  TestMatrix lle, laplacian;
+};
+
+TestMatrices test_matrices(nldr::index_t n, nldr::index_t k) {
+  TestMatrices m;
+  m.points = nldr::datasets::swiss_roll<double>({.n = n, .seed = 1}).points;
+  m.graph = nldr::KNearest{k}(m.points);
   nldr::StageTimes ignored;
   std::vector<double> errors(std::size_t(n), 0.0);
-  auto laplacian = nldr::detail::normalized_laplacian(graph, 0.0, ignored);
-  return {{nldr::detail::lle_matrix(data.points, graph, nldr::LleOptions{}, errors, ignored), Eigen::VectorXd::Ones(n)},
-          {std::move(laplacian.lower), laplacian.inv_sqrt_degree.cwiseInverse()}};
+  auto laplacian = nldr::detail::normalized_laplacian(m.graph, 0.0, ignored);
+  m.lle = {nldr::detail::lle_matrix(m.points, m.graph, nldr::LleOptions{}, errors, ignored), Eigen::VectorXd::Ones(n)};
+  m.laplacian = {std::move(laplacian.lower), laplacian.inv_sqrt_degree.cwiseInverse()};
+  return m;
+}
+
+/// Best of 3 wall seconds of solve().
+template <class Solve>
+double best_of_3(Solve&& solve) {
+  double best = 1e300;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    nldr::Stopwatch clock;
+    solve();
+    best = std::min(best, clock.seconds());
+  }
+  return best;
 }
 
 /// Best of 3 wall seconds of the bottom 3 eigenpairs of `matrix` with `options`, its null vector deflated
 /// as the embedders do.
 double best_solve_seconds(const TestMatrix& matrix, const nldr::SpectralSolverOptions& options) {
-  double best = 1e300;
-  for (int repeat = 0; repeat < 3; ++repeat) {
-    nldr::Stopwatch clock;
-    (void)nldr::detail::bottom_eigenpairs(matrix.lower, 3, options, "benchmark", matrix.null_vector);
-    best = std::min(best, clock.seconds());
-  }
-  return best;
+  return best_of_3([&] { (void)nldr::detail::bottom_eigenpairs(matrix.lower, 3, options, "benchmark", matrix.null_vector); });
 }
 
 void crossover(const std::map<std::string, std::string>& options) {
   const nldr::index_t k = std::stoi(get(options, "k", "10"));
   std::printf("| N | LLE dense (s) | LLE sparse (s) | Laplacian dense (s) | Laplacian sparse (s) |\n|---|---|---|---|---|\n");
   for (const nldr::index_t n : {25, 50, 100, 200, 400, 800, 1200}) {
-    const auto [lle, laplacian] = test_matrices(n, k);
+    const auto m = test_matrices(n, k);
     std::printf("| %d", n);
-    for (const auto* matrix : {&lle, &laplacian})
+    for (const auto* matrix : {&m.lle, &m.laplacian})
       for (const nldr::index_t dense_below : {n + 1, 0})
         std::printf(" | %.4f", best_solve_seconds(*matrix, {.dense_below = dense_below}));
     std::printf(" |\n");
@@ -154,18 +169,27 @@ void crossover(const std::map<std::string, std::string>& options) {
 }
 
 void factorizations(const std::map<std::string, std::string>& options) {
-  if (!nldr::have_cholmod()) throw std::runtime_error("built without CHOLMOD: nothing to compare");
+#if defined(NLDR_HAVE_SUITESPARSE)
   const nldr::index_t k = std::stoi(get(options, "k", "10"));
-  std::printf("| N | LLE simplicial (s) | LLE supernodal (s) | Laplacian simplicial (s) | Laplacian supernodal (s) |\n"
-              "|---|---|---|---|---|\n");
-  for (const nldr::index_t n : {200, 500, 1000, 2000, 5000, 10000, 20000, 50000}) {
-    const auto [lle, laplacian] = test_matrices(n, k);
+  std::printf("| N | LLE simplicial (s) | LLE supernodal (s) | LLE lu (s) | Laplacian simplicial (s) | "
+              "Laplacian supernodal (s) |\n|---|---|---|---|---|---|\n");
+  for (const nldr::index_t n : {500, 1000, 2000, 5000, 10000, 20000, 50000, 100000}) {
+    const auto m = test_matrices(n, k);
+    nldr::StageTimes ignored;
+    std::vector<double> errors(std::size_t(n), 0.0);
+    const auto weights = nldr::detail::lle_weight_matrix(m.points, m.graph, 1e-3, errors, ignored);
     std::printf("| %d", n);
-    for (const auto* matrix : {&lle, &laplacian})
-      for (const auto factorization : {nldr::Factorization::simplicial, nldr::Factorization::supernodal})
-        std::printf(" | %.4f", best_solve_seconds(*matrix, {.dense_below = 0, .factorization = factorization}));
+    for (const auto factorization : {nldr::Factorization::simplicial, nldr::Factorization::supernodal})
+      std::printf(" | %.4f", best_solve_seconds(m.lle, {.dense_below = 0, .factorization = factorization}));
+    std::printf(" | %.4f", best_of_3([&] { (void)nldr::detail::gram_bottom_eigenpairs(weights, 3, {}, "benchmark"); }));
+    for (const auto factorization : {nldr::Factorization::simplicial, nldr::Factorization::supernodal})
+      std::printf(" | %.4f", best_solve_seconds(m.laplacian, {.dense_below = 0, .factorization = factorization}));
     std::printf(" |\n");
   }
+#else
+  (void)options;
+  throw std::runtime_error("built without SuiteSparse: nothing to compare");
+#endif
 }
 
 }  // namespace

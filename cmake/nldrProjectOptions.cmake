@@ -2,8 +2,8 @@
 # none of this leaks into the installed nldr::nldr target.
 function(nldr_project_options target)
   target_link_libraries(${target} PRIVATE nldr::nldr)
-  if(TARGET nldr::cholmod)  # optional: the supernodal factorization of the spectral embedders
-    target_link_libraries(${target} PRIVATE nldr::cholmod)
+  if(TARGET nldr::suitesparse)  # optional: the fast factorizations of the spectral embedders
+    target_link_libraries(${target} PRIVATE nldr::suitesparse)
   endif()
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

@@ -7,7 +7,7 @@ packages=(
   libeigen3-dev libnanoflann-dev libspectra-dev      # required by the library
   catch2                                             # tests (Catch2 2.13)
   libboost-dev libomp-dev libcli11-dev               # R*-tree index, OpenMP for clang, the nldr tool
-  libsuitesparse-dev libopenblas0-pthread            # optional nldr::cholmod: supernodal factorization on OpenBLAS
+  libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
 )
 missing=()
 for p in "${packages[@]}"; do

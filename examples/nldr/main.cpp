@@ -391,7 +391,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   embed_cmd->add_option("--factorization", em.method.factorization,
                         "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: sparse factorization, automatic "
-                        "(CHOLMOD's supernodal when built with it, from 5000 points), simplicial or supernodal")
+                        "(SuiteSparse's when built with it, from 5000 points), simplicial, supernodal or lu (lle only)")
       ->capture_default_str();
   embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");

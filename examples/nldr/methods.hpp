@@ -20,7 +20,7 @@ struct MethodSettings {
   nldr::index_t landmarks = 100;  ///< landmark-isomap
   double reg = 1e-3;              ///< lle, modified-lle: Gram regularization
   double heat_t = 0;              ///< laplacian-eigenmaps: heat-kernel width (0 = automatic)
-  std::string factorization = "automatic";  ///< spectral methods: automatic | simplicial | supernodal
+  std::string factorization = "automatic";  ///< spectral methods: automatic | simplicial | supernodal | lu
 };
 
 /// The spectral methods' sparse factorization by name.
@@ -28,7 +28,9 @@ inline nldr::Factorization factorization_named(const std::string& name) {
   if (name == "automatic") return nldr::Factorization::automatic;
   if (name == "simplicial") return nldr::Factorization::simplicial;
   if (name == "supernodal") return nldr::Factorization::supernodal;
-  nldr::throw_invalid("factorization", "unknown factorization \"", name, "\": use automatic, simplicial or supernodal");
+  if (name == "lu") return nldr::Factorization::lu;
+  nldr::throw_invalid("factorization", "unknown factorization \"", name,
+                      "\": use automatic, simplicial, supernodal or lu (lle only)");
 }
 
 /// Rejects an unknown method before any work is done.

@@ -1,5 +1,5 @@
 // A downstream program built against the installed package: the README's example, checked, with
-// CHOLMOD's supernodal factorization when the package offers nldr::cholmod.
+// UMFPACK's LU of I - W when the package offers nldr::suitesparse.
 #include <nldr/nldr.hpp>
 
 #include <cstdio>
@@ -7,8 +7,8 @@
 int main() {
   const auto data = nldr::datasets::generate<double>("s-curve", {.n = 800, .seed = 1});
   const auto graph = nldr::KNearest{.k = 10}(data.points);
-  const nldr::SpectralSolverOptions solver{.factorization = nldr::have_cholmod() ? nldr::Factorization::supernodal
-                                                                                 : nldr::Factorization::simplicial};
+  const nldr::SpectralSolverOptions solver{.factorization = nldr::have_suitesparse() ? nldr::Factorization::lu
+                                                                                     : nldr::Factorization::simplicial};
   const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2, .solver = solver}}.embed(data.points, graph);
   const double t = nldr::metrics::trustworthiness(data.points, embedding.coordinates, 10);
   std::printf("consumer: LLE of an S-curve (%s), trustworthiness(10) = %.3f\n", embedding.solver.solver.c_str(), t);

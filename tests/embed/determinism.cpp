@@ -43,13 +43,14 @@ std::vector<std::pair<std::string, Run>> pipelines() {
       {"laplacian-eigenmaps",
        [=](const auto& X) { return nldr::LaplacianEigenmaps{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
   };
-  // CHOLMOD's supernodal factorization, when built with it. nldr's thread count is what varies here;
-  // the BLAS under CHOLMOD keeps its own (docs/methods/lle.md: bits may change with OPENBLAS_NUM_THREADS).
-  if (nldr::have_cholmod())
-    all.emplace_back("lle-supernodal", [=](const auto& X) {
-      const nldr::SpectralSolverOptions supernodal{.factorization = nldr::Factorization::supernodal};
-      return nldr::LocallyLinearEmbedding{{.dim = 2, .solver = supernodal}}.embed(X, knn(X)).coordinates;
-    });
+  // SuiteSparse's factorizations, when built with them. nldr's thread count is what varies here; the
+  // BLAS under them keeps its own (docs/spectral-solver.md: bits may change with OPENBLAS_NUM_THREADS).
+  if (nldr::have_suitesparse())
+    for (const auto factorization : {nldr::Factorization::supernodal, nldr::Factorization::lu})
+      all.emplace_back(factorization == nldr::Factorization::lu ? "lle-lu" : "lle-supernodal", [=](const auto& X) {
+        const nldr::SpectralSolverOptions solver{.factorization = factorization};
+        return nldr::LocallyLinearEmbedding{{.dim = 2, .solver = solver}}.embed(X, knn(X)).coordinates;
+      });
   return all;
 }
 

@@ -10,8 +10,10 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -68,18 +70,43 @@ Eigen::MatrixXd random_matrix(Eigen::Index rows, Eigen::Index cols, nldr::Random
   return m;
 }
 
-}  // namespace
-
-namespace {
-
-// The sparse factorizations this build offers: Eigen's simplicial LDLT, plus CHOLMOD's supernodal
-// LL^T when nldr is built with it (the tests then check both against the same references).
+// The factorizations of M this build offers: Eigen's simplicial LDLT, plus CHOLMOD's supernodal LL^T
+// when nldr is built with SuiteSparse (the tests then check both against the same references).
 std::vector<std::pair<nldr::Factorization, std::string>> sparse_factorizations() {
   std::vector<std::pair<nldr::Factorization, std::string>> all{
       {nldr::Factorization::simplicial, "spectra-shift-invert-ldlt"}};
-  if (nldr::have_cholmod()) all.emplace_back(nldr::Factorization::supernodal, "spectra-shift-invert-cholmod-supernodal");
+  if (nldr::have_suitesparse())
+    all.emplace_back(nldr::Factorization::supernodal, "spectra-shift-invert-cholmod-supernodal");
   return all;
 }
+
+#if defined(NLDR_HAVE_SUITESPARSE)
+// A = I - W for a connected random graph (a ring plus random chords, 5 neighbors per row) with random
+// weights summing to 1 in every row, some negative, as LLE's regularized weights can be: A 1 = 0 and
+// rank N - 1. No row but its own lists the point `unlisted` (when >= 0).
+nldr::detail::SparseSquare random_weight_matrix(int n, std::uint64_t seed, int unlisted = -1) {
+  nldr::Random random(seed);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int i = 0; i < n; ++i) {
+    std::vector<int> neighbors;
+    auto add = [&](int j) {
+      if (j != i && j != unlisted && std::find(neighbors.begin(), neighbors.end(), j) == neighbors.end())
+        neighbors.push_back(j);
+    };
+    add((i + 1) % n);
+    add((i + n - 1) % n);
+    while (neighbors.size() < 5) add(int(random.below(n)));
+    std::vector<double> w;
+    for (std::size_t a = 0; a < neighbors.size(); ++a) w.push_back(random.uniform() - 0.2);
+    const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+    entries.emplace_back(i, i, 1.0);
+    for (std::size_t a = 0; a < neighbors.size(); ++a) entries.emplace_back(i, neighbors[a], -w[a] / sum);
+  }
+  nldr::detail::SparseSquare A(n, n);
+  A.setFromTriplets(entries.begin(), entries.end());
+  return A;
+}
+#endif
 
 }  // namespace
 
@@ -109,11 +136,48 @@ TEST_CASE("sparse_eigen: bottom eigenpairs match a dense SelfAdjointEigenSolver"
     for (const Eigen::VectorXd* null_vector : {&none, &constant})
       check({.dense_below = 0, .factorization = factorization}, *null_vector, solver);
   check({.dense_below = 10000}, none, "dense");
-  // automatic: the supernodal factorization from supernodal_from on, when this build has it.
-  check({.dense_below = 0, .supernodal_from = n}, constant,
-        nldr::have_cholmod() ? "spectra-shift-invert-cholmod-supernodal" : "spectra-shift-invert-ldlt");
-  check({.dense_below = 0, .supernodal_from = n + 1}, constant, "spectra-shift-invert-ldlt");
+  // automatic: the supernodal factorization from suitesparse_from on, when this build has it.
+  check({.dense_below = 0, .suitesparse_from = n}, constant,
+        nldr::have_suitesparse() ? "spectra-shift-invert-cholmod-supernodal" : "spectra-shift-invert-ldlt");
+  check({.dense_below = 0, .suitesparse_from = n + 1}, constant, "spectra-shift-invert-ldlt");
 }
+
+#if defined(NLDR_HAVE_SUITESPARSE)
+TEST_CASE("gram_eigen: the bottom eigenpairs of A^T A from the LU of A match a dense solver", "[sparse_eigen]") {
+  const int n = 500, nev = 4;
+  const nldr::detail::SparseSquare A = random_weight_matrix(n, 17);
+  const Eigen::MatrixXd dense_A(A);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> reference(dense_A.transpose() * dense_A);
+  const auto pairs = nldr::detail::gram_bottom_eigenpairs(A, nev, {}, "test");
+  REQUIRE(pairs.has_value());
+  CHECK(pairs->diagnostics.solver == "spectra-pseudo-inverse-umfpack-lu");
+  CHECK(pairs->diagnostics.converged);
+  for (int c = 0; c < nev; ++c) {
+    // Eigenvalues 0 and O(1e-3..1e-2) here; ||A^T A|| ~ 10, and both solvers are accurate to ~1e-13 of it.
+    CHECK_THAT(pairs->values[c], WithinAbs(reference.eigenvalues()[c], 1e-10));
+  }
+  CHECK(worst_column_alignment(pairs->vectors, reference.eigenvectors().leftCols(nev)) > 1 - 1e-8);
+}
+
+TEST_CASE("gram_eigen: the LU is pinned where the left null vector is large", "[sparse_eigen]") {
+  // The left null vector z of A (A^T z = 0) has z_0 = sum_i w_i0 z_i: 0 when no other row lists point
+  // 0, tiny when one row lists it with a tiny weight. Pinned at 0, the LU is singular or too
+  // ill-conditioned, and must say so; pinned where z peaks, or at the most listed point, it works.
+  nldr::detail::SparseSquare A = random_weight_matrix(300, 5, 0);
+  REQUIRE(A.col(0).nonZeros() == 1);
+  nldr::detail::GramPseudoInverse unlisted(A);
+  CHECK_FALSE(unlisted.factorize(0));
+  // Row 1 lists point 0 with weight 1e-14, taken from another of its weights so that A 1 = 0 still.
+  A.coeffRef(1, 0) = -1e-14;
+  A.coeffRef(1, 2) += 1e-14;
+  REQUIRE((A * Eigen::VectorXd::Ones(300)).cwiseAbs().maxCoeff() < 1e-14);  // rounding of the weights
+  nldr::detail::GramPseudoInverse op(A);
+  CHECK_FALSE(op.factorize(0));
+  REQUIRE(op.peak() > 0);
+  CHECK(op.factorize(op.peak()));
+  CHECK(op.factorize(nldr::detail::GramPseudoInverse::most_listed(A)));
+}
+#endif
 
 TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to try", "[sparse_eigen]") {
   const auto lower = random_laplacian(500, 3);
@@ -129,13 +193,17 @@ TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to 
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.max_iterations = 0}, "test"), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.tolerance = 0}, "test"), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.dense_below = -1}, "test"), nldr::invalid_argument);
-    CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.supernodal_from = -1}, "test"), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.suitesparse_from = -1}, "test"), nldr::invalid_argument);
+    // The LU of I - W is standard LLE's own solver; the other matrices are not built from I - W.
+    CHECK_THROWS_CONTAINING(
+        nldr::detail::bottom_eigenpairs(lower, 3, {.dense_below = 0, .factorization = nldr::Factorization::lu}, "test"),
+        nldr::invalid_argument, nldr::have_suitesparse() ? "standard LLE only" : "nldr::suitesparse");
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 3, {.factorization = nldr::Factorization(7)}, "test"),
                     nldr::invalid_argument);
-    if (!nldr::have_cholmod())
+    if (!nldr::have_suitesparse())
       CHECK_THROWS_CONTAINING(
           nldr::detail::bottom_eigenpairs(lower, 3, {.factorization = nldr::Factorization::supernodal}, "test"),
-          nldr::invalid_argument, "nldr::cholmod");
+          nldr::invalid_argument, "nldr::suitesparse");
   }
   SECTION("a matrix that is not positive semi-definite cannot be factorized") {
     const nldr::detail::SparseLower negative = -lower;
@@ -298,6 +366,31 @@ TEMPLATE_TEST_CASE("LLE eigenvectors equal a dense solve of the same matrix", "[
     CHECK(worst_column_alignment(result.coordinates, dense.eigenvectors().middleCols(1, 2)) > 1 - 1e-5);
   }
 }
+
+#if defined(NLDR_HAVE_SUITESPARSE)
+TEMPLATE_TEST_CASE("standard LLE through the LU of I - W equals a dense solve of M", "[lle]", float, double) {
+  const auto roll = swiss_roll<TestType>(400, 21, 12);
+  const auto graph = brute_knn(roll.points, 10);
+  const nldr::LleOptions options{.dim = 2, .solver = {.dense_below = 0, .factorization = nldr::Factorization::lu}};
+  const auto result = LocallyLinearEmbedding{options}.embed(roll.points, graph);
+  CHECK(result.solver.solver == "spectra-pseudo-inverse-umfpack-lu");
+  std::vector<double> errors(400);
+  nldr::StageTimes times;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dense(full_dense(nldr::detail::lle_matrix(
+      nldr::Matrix<double>(roll.points.template cast<double>()), graph, nldr::LleOptions{}, errors, times)));
+  for (int c = 0; c < 2; ++c)  // as for the factorizations of M: ~1e-13 absolute on eigenvalues ~1e-8..1e-6
+    CHECK_THAT(double(result.eigenvalues[c]), WithinAbs(dense.eigenvalues()[c + 1], 1e-11 + 1e-4 * dense.eigenvalues()[c + 1]));
+  CHECK(worst_column_alignment(result.coordinates, dense.eigenvectors().middleCols(1, 2)) > 1 - 1e-5);
+  CHECK_THAT(result.reconstruction_error, WithinRel(std::accumulate(errors.begin(), errors.end(), 0.0), 1e-12));
+
+  // `automatic` takes it from suitesparse_from points on; the other variants have no I - W to factorize.
+  const nldr::SpectralSolverOptions automatic{.dense_below = 0, .suitesparse_from = 400};
+  CHECK(LocallyLinearEmbedding{{.dim = 2, .solver = automatic}}.embed(roll.points, graph).solver.solver ==
+        "spectra-pseudo-inverse-umfpack-lu");
+  const LocallyLinearEmbedding modified_lu{{.dim = 2, .variant = LleVariant::modified, .solver = options.solver}};
+  CHECK_THROWS_CONTAINING(modified_lu.embed(roll.points, graph), nldr::invalid_argument, "standard LLE only");
+}
+#endif
 
 TEMPLATE_TEST_CASE("LLE variants unroll a Swiss roll and an S-curve", "[lle][purpose]", float, double) {
   // N = 1500, k = 10; Swiss roll of height 21 (scikit-learn's shape), S-curve of height 2. Intrinsic

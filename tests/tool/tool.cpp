@@ -201,8 +201,8 @@ TEST_CASE("embed --factorization: the simplicial and the supernodal factorizatio
   REQUIRE(nldr_run(s, embed + "simplicial --out " + s / "y1.csv --json " + s / "r1.json").exit_code == 0);
   REQUIRE_THAT(slurp(s / "r1.json"), ContainsSubstring("spectra-shift-invert-ldlt"));
   const auto supernodal = nldr_run(s, embed + "supernodal --out " + s / "y2.csv --json " + s / "r2.json");
-  if (supernodal.exit_code == 2) {  // a tool built without CHOLMOD says how to get it
-    require_error(supernodal, 2, "nldr::cholmod");
+  if (supernodal.exit_code == 2) {  // a tool built without SuiteSparse says how to get it
+    require_error(supernodal, 2, "nldr::suitesparse");
     return;
   }
   REQUIRE(supernodal.exit_code == 0);

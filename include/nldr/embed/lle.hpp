@@ -23,6 +23,9 @@
 #include <nldr/embed/detail/local_tangent.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/embedding.hpp>
+#if defined(NLDR_HAVE_SUITESPARSE)
+#include <nldr/embed/detail/gram_eigen.hpp>
+#endif
 #include <nldr/neighbors/graph.hpp>
 
 #include <Eigen/Core>
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +72,17 @@ inline index_t lle_min_neighbors(LleVariant variant, index_t dim) {
 }
 
 namespace detail {
+
+/// The regularized barycenter weights of point i over its neighbors in `graph` (list order);
+/// `error` receives ||x_i - sum_j w_j x_j||^2.
+template <Real T>
+Eigen::VectorXd point_weights(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t i, double reg,
+                              double& error) {
+  const Eigen::MatrixXd Z = neighborhood(points, graph.neighbors(i), points.row(i));
+  Eigen::VectorXd w = barycenter_weights(Z, reg);
+  error = (Z.transpose() * w).squaredNorm();
+  return w;
+}
 
 /// HLLE block of one point (Donoho & Grimes 2003, sec. 4): on its k neighbors (not the point itself, as
 /// in hlle.m and scikit-learn), U = top-d local PCA coordinates, Yi = [1, U, U_a * U_b (a <= b)];
@@ -180,9 +195,7 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
       M = assemble_blocks(
           index_sets(graph, true),
           [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
-            const Eigen::MatrixXd Z = neighborhood(points, graph.neighbors(i), points.row(i));
-            const Eigen::VectorXd w = barycenter_weights(Z, options.reg);
-            errors[i] = (Z.transpose() * w).squaredNorm();
+            const Eigen::VectorXd w = point_weights(points, graph, i, options.reg, errors[i]);
             Eigen::VectorXd v(w.size() + 1);
             v << 1.0, -w;
             block = v * v.transpose();
@@ -203,6 +216,40 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
   }
   return M;
 }
+
+#if defined(NLDR_HAVE_SUITESPARSE)
+/// A = I - W (N x N) for standard LLE's LU path (gram_eigen.hpp): row i holds 1 at i and -w_ij at
+/// its neighbors j; errors[i] receives point i's reconstruction error. Records the "weights" and
+/// "assembly" stages.
+template <Real T>
+SparseSquare lle_weight_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, double reg,
+                               std::vector<double>& errors, StageTimes& times) {
+  Stopwatch clock;
+  const index_t n = graph.size();
+  std::vector<int> offsets(std::size_t(n) + 1, 0);
+  for (index_t i = 0; i < n; ++i) offsets[i + 1] = offsets[i] + int(graph.degree(i)) + 1;
+  std::vector<int> columns(std::size_t(offsets.back()));
+  std::vector<double> values(columns.size());
+  parallel_for(0, n, [&](std::int64_t i) {
+    const Eigen::VectorXd w = point_weights(points, graph, index_t(i), reg, errors[i]);
+    const auto neighbors = graph.neighbors(index_t(i));
+    int e = offsets[i];
+    columns[e] = int(i);
+    values[e++] = 1.0;
+    for (std::size_t a = 0; a < neighbors.size(); ++a, ++e) {
+      columns[e] = neighbors[a];
+      values[e] = -w[Eigen::Index(a)];
+    }
+  });
+  times.add("weights", clock.seconds());
+  clock.restart();
+  const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor, int>> rows(
+      n, n, offsets.back(), offsets.data(), columns.data(), values.data());
+  SparseSquare A = rows;  // column-major copy, rows ascending in every column
+  times.add("assembly", clock.seconds());
+  return A;
+}
+#endif
 
 }  // namespace detail
 
@@ -233,16 +280,30 @@ struct LocallyLinearEmbedding {
     const Matrix<double> points = X.template cast<double>();
     LleEmbedding<T> result;
     std::vector<double> errors(std::size_t(graph.size()), 0.0);
-    const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times);
-
-    Stopwatch clock;
-    // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
-    // block columns are orthogonal to 1), so M 1 = 0: deflate it.
-    const auto pairs = detail::bottom_eigenpairs(M, int(options.dim) + 1, options.solver, method,
-                                                 Eigen::VectorXd::Ones(M.rows()));
-    result.times.add("eigensolve", clock.seconds());
-    detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
-    result.embedding_cost = pairs.values.tail(options.dim).sum();
+    const int nev = int(options.dim) + 1;
+    std::optional<detail::BottomEigenpairs> pairs;
+#if defined(NLDR_HAVE_SUITESPARSE)
+    if (options.variant == LleVariant::standard && detail::use_weights_lu(options.solver, X.rows(), nev)) {
+      const detail::SparseSquare A = detail::lle_weight_matrix(points, graph, options.reg, errors, result.times);
+      Stopwatch clock;
+      pairs = detail::gram_bottom_eigenpairs(A, nev, options.solver, method);
+      result.times.add("eigensolve", clock.seconds());
+      if (!pairs && options.solver.factorization == Factorization::lu)
+        throw convergence_error(method + ": the sparse LU of I - W failed (singular or too ill-conditioned): check "
+                                         "the input for duplicate points, raise reg, or use "
+                                         "solver.factorization = supernodal");
+    }
+#endif
+    if (!pairs) {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
+      const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times);
+      Stopwatch clock;
+      // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
+      // block columns are orthogonal to 1), so M 1 = 0: deflate it.
+      pairs = detail::bottom_eigenpairs(M, nev, options.solver, method, Eigen::VectorXd::Ones(M.rows()));
+      result.times.add("eigensolve", clock.seconds());
+    }
+    detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
+    result.embedding_cost = pairs->values.tail(options.dim).sum();
     if (options.variant != LleVariant::hessian) {
       result.reconstruction_error = 0;
       for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
@@ -272,6 +333,10 @@ struct LocallyLinearEmbedding {
     if (options.variant != LleVariant::standard && options.variant != LleVariant::modified &&
         options.variant != LleVariant::hessian)
       throw_invalid("variant", "variant = ", int(options.variant), " is not a LleVariant");
+    detail::validate_solver_options(options.solver);
+    if (options.solver.factorization == Factorization::lu && options.variant != LleVariant::standard)
+      throw_invalid("factorization", name(), ": factorization = lu applies to standard LLE only (it factorizes I - W, "
+                    "which the ", name(), " matrix is not built from): use automatic or supernodal");
   }
 
 };

@@ -1,6 +1,6 @@
 // The optional supernodal factorization of the spectral embedders' shift-invert: SuiteSparse's
 // CHOLMOD (Chen, Davis, Hager & Rajamanickam 2008) through Eigen's CholmodSupport. Compiled only
-// when NLDR_HAVE_CHOLMOD is defined, which the CMake target nldr::cholmod does (it also links
+// when NLDR_HAVE_SUITESPARSE is defined, which the CMake target nldr::suitesparse does (it also links
 // CHOLMOD); the spectral layer (sparse_eigen.hpp) then picks it for large matrices.
 //
 // Why: the supernodal method factorizes dense column blocks with BLAS-3 kernels instead of
@@ -8,8 +8,8 @@
 // is several times faster on the LLE/LTSA matrices, whose 2-hop pattern fills in heavily.
 #pragma once
 
-#if !defined(NLDR_HAVE_CHOLMOD)
-#error "nldr/embed/detail/cholmod_factor.hpp needs CHOLMOD: link the CMake target nldr::cholmod"
+#if !defined(NLDR_HAVE_SUITESPARSE)
+#error "nldr/embed/detail/cholmod_factor.hpp needs SuiteSparse: link the CMake target nldr::suitesparse"
 #endif
 
 #include <Eigen/CholmodSupport>

@@ -15,8 +15,9 @@
 // can sit near them: -1e-13 mean diagonal (LLE's bottom eigenvalues scale like N^-2: 2e-13 at N = 2 * 10^5,
 // 7e-15 at 10^6, where a shift of -1e-11 clustered them and took 8 restarts instead of 1).
 // Small N: the full dense SelfAdjointEigenSolver is cheaper than the Lanczos set-up and is exact.
-// Large matrices with CHOLMOD available (NLDR_HAVE_CHOLMOD, the CMake target nldr::cholmod): the
-// same iteration on CHOLMOD's supernodal LL^T instead of the simplicial LDLT (cholmod_factor.hpp).
+// Large matrices with SuiteSparse available (NLDR_HAVE_SUITESPARSE, the CMake target nldr::suitesparse):
+// the same iteration on CHOLMOD's supernodal LL^T instead of the simplicial LDLT (cholmod_factor.hpp);
+// standard LLE goes further and never forms M (gram_eigen.hpp).
 // Everything here is double: the bottom eigenvalues of LLE matrices are ~1e-8..1e-5, below float's
 // resolution of M's O(1) entries.
 #pragma once
@@ -26,7 +27,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/embedding.hpp>
-#if defined(NLDR_HAVE_CHOLMOD)
+#if defined(NLDR_HAVE_SUITESPARSE)
 #include <nldr/embed/detail/cholmod_factor.hpp>
 #endif
 
@@ -42,21 +43,24 @@
 
 namespace nldr {
 
-/// The sparse factorization of M - sigma I behind the shift-invert Lanczos iteration.
+/// The sparse factorization behind the Lanczos iteration (docs/spectral-solver.md).
 enum class Factorization {
-  /// `supernodal` when nldr is built with CHOLMOD (NLDR_HAVE_CHOLMOD) and N >= supernodal_from,
-  /// else `simplicial`.
+  /// With SuiteSparse (NLDR_HAVE_SUITESPARSE) and N >= suitesparse_from: `lu` for standard LLE,
+  /// `supernodal` for the other methods; otherwise `simplicial`.
   automatic,
-  /// Eigen's SimplicialLDLT with the AMD ordering: no dependency, one thread.
+  /// Eigen's SimplicialLDLT of M - sigma I with the AMD ordering: no dependency, one thread.
   simplicial,
-  /// CHOLMOD's supernodal LL^T (dense BLAS-3 blocks; as many threads as the BLAS uses). Requires
-  /// nldr built with CHOLMOD (link the CMake target nldr::cholmod), else invalid_argument.
+  /// CHOLMOD's supernodal LL^T of M - sigma I (dense BLAS-3 blocks; as many threads as the BLAS
+  /// uses). Requires nldr built with SuiteSparse (the CMake target nldr::suitesparse).
   supernodal,
+  /// Standard LLE only: UMFPACK's LU of I - W, never forming M = (I - W)^T (I - W), whose 2-hop
+  /// pattern fills in 6x more (gram_eigen.hpp). Requires nldr built with SuiteSparse.
+  lu,
 };
 
-/// True when this build of nldr can use CHOLMOD's supernodal factorization.
-inline constexpr bool have_cholmod() {
-#if defined(NLDR_HAVE_CHOLMOD)
+/// True when this build of nldr has SuiteSparse's factorizations (`supernodal`, `lu`).
+inline constexpr bool have_suitesparse() {
+#if defined(NLDR_HAVE_SUITESPARSE)
   return true;
 #else
   return false;
@@ -71,11 +75,11 @@ struct SpectralSolverOptions {
   index_t dense_below = 100;
   /// Which sparse factorization the shift-invert uses (see Factorization).
   Factorization factorization = Factorization::automatic;
-  /// `automatic` takes the supernodal factorization from this N on (when available); >= 0.
+  /// `automatic` takes SuiteSparse's factorization from this N on (when available); >= 0.
   /// Measured with OpenBLAS (bench_spectral_embedders factorizations): on LLE matrices the supernodal
   /// LL^T overtakes the simplicial LDLT at N ~ 5000 and is 1.8x faster at 5 * 10^4; on Laplacians,
   /// which fill in little, the two are even there (docs/benchmarks.md, "Spectral embedders").
-  index_t supernodal_from = 5000;
+  index_t suitesparse_from = 5000;
   /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-13 * (mean diagonal of M) when the null
   /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
   /// when the factorization meets a non-positive pivot.
@@ -117,7 +121,7 @@ inline bool pivots_above(const SimplicialFactor& factor, double relative) {
     if (!(std::isfinite(pivots[i]) && pivots[i] > relative * largest)) return false;
   return true;
 }
-#if defined(NLDR_HAVE_CHOLMOD)
+#if defined(NLDR_HAVE_SUITESPARSE)
 using SupernodalFactor = CholmodSupernodal<SparseLower>;
 inline bool pivots_above(const SupernodalFactor& factor, double relative) { return factor.pivots_above(relative); }
 #endif
@@ -176,15 +180,16 @@ inline void validate_solver_options(const SpectralSolverOptions& options) {
   if (options.dense_below < 0)
     throw_invalid("dense_below", "dense_below = ", options.dense_below, " must be >= 0");
   if (options.factorization != Factorization::automatic && options.factorization != Factorization::simplicial &&
-      options.factorization != Factorization::supernodal)
+      options.factorization != Factorization::supernodal && options.factorization != Factorization::lu)
     throw_invalid("factorization", "factorization = ", int(options.factorization), " is not a Factorization");
-  if (options.factorization == Factorization::supernodal && !have_cholmod())
-    throw_invalid("factorization",
-                  "factorization = supernodal needs CHOLMOD, and this program was built without it: install "
-                  "SuiteSparse (Debian: libsuitesparse-dev) and link the CMake target nldr::cholmod, or use "
-                  "Factorization::automatic");
-  if (options.supernodal_from < 0)
-    throw_invalid("supernodal_from", "supernodal_from = ", options.supernodal_from, " must be >= 0");
+  if ((options.factorization == Factorization::supernodal || options.factorization == Factorization::lu) &&
+      !have_suitesparse())
+    throw_invalid("factorization", "factorization = ",
+                  options.factorization == Factorization::lu ? "lu" : "supernodal",
+                  " needs SuiteSparse, and this program was built without it: install it (Debian: "
+                  "libsuitesparse-dev) and link the CMake target nldr::suitesparse, or use Factorization::automatic");
+  if (options.suitesparse_from < 0)
+    throw_invalid("suitesparse_from", "suitesparse_from = ", options.suitesparse_from, " must be >= 0");
   if (!(std::isfinite(options.shift) && options.shift <= 0))
     throw_invalid("shift", "shift = ", options.shift,
                   " must be finite and <= 0 (0 = automatic): the shift-invert needs M - shift I positive definite");
@@ -194,6 +199,22 @@ inline void validate_solver_options(const SpectralSolverOptions& options) {
     throw_invalid("tolerance", "tolerance = ", options.tolerance, " must be finite and > 0");
   if (options.lanczos_vectors < 0)
     throw_invalid("lanczos_vectors", "lanczos_vectors = ", options.lanczos_vectors, " must be >= 0 (0 = automatic)");
+}
+
+/// Lanczos vectors (Spectra's ncv) for `wanted` eigenpairs of an N x N operator (see lanczos_vectors).
+inline Eigen::Index lanczos_vector_count(const SpectralSolverOptions& options, int wanted, Eigen::Index n) {
+  return std::min<Eigen::Index>(n, options.lanczos_vectors > 0
+                                       ? std::max<Eigen::Index>(options.lanczos_vectors, wanted + 1)
+                                       : 4 * Eigen::Index(wanted) + 4);
+}
+
+/// Whether standard LLE's nev bottom eigenpairs of N points come from the LU of I - W (gram_eigen.hpp)
+/// rather than from a factorization of M: `lu` asked for, or `automatic` with SuiteSparse from
+/// suitesparse_from points on; never where bottom_eigenpairs would take the dense solver.
+inline bool use_weights_lu(const SpectralSolverOptions& options, index_t n, int nev) {
+  if (n < options.dense_below || n <= 2 * index_t(nev) + 1) return false;
+  return options.factorization == Factorization::lu ||
+         (options.factorization == Factorization::automatic && have_suitesparse() && n >= options.suitesparse_from);
 }
 
 /// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type.
@@ -228,10 +249,7 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
     op.deflate(u);
   }
   const int wanted = deflate ? nev - 1 : nev;
-  const Eigen::Index ncv = std::min<Eigen::Index>(
-      n, options.lanczos_vectors > 0 ? std::max<Eigen::Index>(options.lanczos_vectors, wanted + 1)
-                                     : 4 * Eigen::Index(wanted) + 4);
-  Spectra::SymEigsShiftSolver<ShiftInvert<Factor>> solver(op, wanted, ncv, sigma);
+  Spectra::SymEigsShiftSolver<ShiftInvert<Factor>> solver(op, wanted, lanczos_vector_count(options, wanted, n), sigma);
   solver.init();  // Spectra's fixed-seed start vector: deterministic
   solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
                  Spectra::SortRule::SmallestAlge);
@@ -266,7 +284,8 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
 /// (N entries, any non-zero scale), is a known vector with M u = 0: it is returned as the first pair
 /// and deflated from the Lanczos iteration, which then finds the other nev - 1.
 /// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try;
-///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without CHOLMOD).
+///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without SuiteSparse, or
+///         `lu`, which only standard LLE's own solver takes).
 inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
                                           const std::string& method, const Eigen::VectorXd& null_vector = {}) {
   validate_solver_options(options);
@@ -283,9 +302,12 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
     result.diagnostics.solver = "dense";
     return result;
   }
-#if defined(NLDR_HAVE_CHOLMOD)
+  if (options.factorization == Factorization::lu)
+    throw_invalid("factorization", method,
+                  ": factorization = lu applies to standard LLE only (it factorizes I - W): use automatic or supernodal");
+#if defined(NLDR_HAVE_SUITESPARSE)
   if (options.factorization == Factorization::supernodal ||
-      (options.factorization == Factorization::automatic && n >= options.supernodal_from))
+      (options.factorization == Factorization::automatic && n >= options.suitesparse_from))
     return shift_invert_eigenpairs<SupernodalFactor>(lower, nev, options, method, null_vector,
                                                      "spectra-shift-invert-cholmod-supernodal");
 #endif
