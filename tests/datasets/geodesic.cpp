@@ -16,7 +16,7 @@ namespace {
 
 namespace ds = nldr::datasets;
 using Point2 = std::array<double, 2>;
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 double call(const auto& model, const Point2& a, const Point2& b) { return model(a, b); }
 

@@ -12,7 +12,7 @@
 namespace {
 
 namespace ds = nldr::datasets;
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 std::array<double, 3> helix(double t) {
   return {(2 + std::cos(8 * t)) * std::cos(t), (2 + std::cos(8 * t)) * std::sin(t), std::sin(8 * t)};

@@ -11,14 +11,14 @@
 namespace {
 
 namespace ds = nldr::datasets;
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 std::array<double, 3> s_point(double t, double y) {
   return {std::sin(t), y, (t < 0 ? -1.0 : 1.0) * (std::cos(t) - 1)};
 }
 
 // 3-D length of the image of a straight intrinsic segment (s = t + 1.5 pi), 4000 chords.
-double mapped_segment_length(double s0, double y0, double s1, double y1) {
+double s_curve_segment_length(double s0, double y0, double s1, double y1) {
   double length = 0;
   auto previous = s_point(s0 - 1.5 * pi, y0);
   for (int k = 1; k <= 4000; ++k) {
@@ -31,7 +31,7 @@ double mapped_segment_length(double s0, double y0, double s1, double y1) {
 }
 
 template <class T>
-constexpr double tol = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+constexpr double s_curve_tol = std::is_same_v<T, float> ? 1e-5 : 1e-12;
 
 }  // namespace
 
@@ -44,10 +44,10 @@ TEMPLATE_TEST_CASE("s_curve: points satisfy the curve equations, intrinsic = (t 
     REQUIRE(std::abs(t) <= 1.5 * pi);
     REQUIRE(y >= 0);
     REQUIRE(y <= 2);
-    CHECK(std::abs(data.points(i, 0) - std::sin(t)) < tol<TestType>);
-    CHECK(std::abs(data.points(i, 2) - (t < 0 ? -1 : 1) * (std::cos(t) - 1)) < tol<TestType>);
-    CHECK(std::abs(data.intrinsic(i, 0) - (t + 1.5 * pi)) < 10 * tol<TestType>);
-    CHECK(std::abs(data.intrinsic(i, 1) - y) < tol<TestType>);
+    CHECK(std::abs(data.points(i, 0) - std::sin(t)) < s_curve_tol<TestType>);
+    CHECK(std::abs(data.points(i, 2) - (t < 0 ? -1 : 1) * (std::cos(t) - 1)) < s_curve_tol<TestType>);
+    CHECK(std::abs(data.intrinsic(i, 0) - (t + 1.5 * pi)) < 10 * s_curve_tol<TestType>);
+    CHECK(std::abs(data.intrinsic(i, 1) - y) < s_curve_tol<TestType>);
   }
 }
 
@@ -70,7 +70,7 @@ TEST_CASE("s_curve: manifold distance = 3-D length of the unrolled straight path
   const auto data = ds::s_curve({.n = 100, .seed = 6});
   for (int i = 0; i < 10; ++i) {
     const int j = 99 - 5 * i;
-    const double along = mapped_segment_length(data.intrinsic(i, 0), data.intrinsic(i, 1), data.intrinsic(j, 0),
+    const double along = s_curve_segment_length(data.intrinsic(i, 0), data.intrinsic(i, 1), data.intrinsic(j, 0),
                                                data.intrinsic(j, 1));
     CHECK(data.manifold_distance(i, j) == Approx(along).epsilon(1e-6));
   }
@@ -91,7 +91,7 @@ TEMPLATE_TEST_CASE("broken_s_curve: the band |t| < 0.15 pi is empty and splits t
     const double t = data.parameter(i);
     if (std::abs(t) < 0.15 * pi) FAIL_CHECK("point " << i << " in the gap: t = " << t);
     (t < 0 ? below : above) += 1;
-    CHECK(std::abs(data.points(i, 0) - std::sin(t)) < tol<TestType>);
+    CHECK(std::abs(data.points(i, 0) - std::sin(t)) < s_curve_tol<TestType>);
   }
   // Each piece holds half the length: 500 expected, sd ~16.
   CHECK(std::abs(below - 500) < 80);

@@ -10,10 +10,10 @@
 namespace {
 
 namespace ds = nldr::datasets;
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 template <class T>
-constexpr double tol = std::is_same_v<T, float> ? 2e-6 : 1e-13;  // values are O(1)
+constexpr double surface_tol = std::is_same_v<T, float> ? 2e-6 : 1e-13;  // values are O(1)
 
 }  // namespace
 
@@ -23,12 +23,12 @@ TEMPLATE_TEST_CASE("punctured_sphere: on the unit sphere, cap z > 0.75 empty, un
   int south = 0;
   for (int i = 0; i < data.size(); ++i) {
     const double x = data.points(i, 0), y = data.points(i, 1), z = data.points(i, 2);
-    CHECK(std::abs(std::sqrt(x * x + y * y + z * z) - 1) < 10 * tol<TestType>);
+    CHECK(std::abs(std::sqrt(x * x + y * y + z * z) - 1) < 10 * surface_tol<TestType>);
     if (z > 0.75) FAIL_CHECK("point " << i << " in the puncture: z = " << z);
     if (z < 0) ++south;
     // Intrinsic = stereographic projection from the north pole, inside the disk of radius sqrt(7).
-    CHECK(std::abs(data.intrinsic(i, 0) - x / (1 - z)) < 100 * tol<TestType>);
-    CHECK(std::abs(data.intrinsic(i, 1) - y / (1 - z)) < 100 * tol<TestType>);
+    CHECK(std::abs(data.intrinsic(i, 0) - x / (1 - z)) < 100 * surface_tol<TestType>);
+    CHECK(std::abs(data.intrinsic(i, 1) - y / (1 - z)) < 100 * surface_tol<TestType>);
     CHECK(std::hypot(double(data.intrinsic(i, 0)), double(data.intrinsic(i, 1))) <= std::sqrt(7.0) + 1e-5);
     CHECK(data.parameter(i) == data.points(i, 2));
   }
@@ -42,7 +42,7 @@ TEMPLATE_TEST_CASE("twin_peaks: z = sin(pi x) tanh(3 y) on the square (-1, 1) x 
     const double x = data.points(i, 0), y = data.points(i, 1);
     REQUIRE(std::abs(x) <= 1);
     REQUIRE(std::abs(y) <= 1);
-    CHECK(std::abs(data.points(i, 2) - std::sin(pi * x) * std::tanh(3 * y)) < 10 * tol<TestType>);
+    CHECK(std::abs(data.points(i, 2) - std::sin(pi * x) * std::tanh(3 * y)) < 10 * surface_tol<TestType>);
     CHECK(data.intrinsic(i, 0) == data.points(i, 0));
     CHECK(data.intrinsic(i, 1) == data.points(i, 1));
   }
@@ -55,7 +55,7 @@ TEMPLATE_TEST_CASE("gaussian: z = exp(-(x^2 + y^2) / 2) / (2 pi) over standard n
   double sx = 0, sy = 0, sxx = 0, syy = 0;
   for (int i = 0; i < n; ++i) {
     const double x = data.points(i, 0), y = data.points(i, 1);
-    CHECK(std::abs(data.points(i, 2) - std::exp(-(x * x + y * y) / 2) / (2 * pi)) < tol<TestType>);
+    CHECK(std::abs(data.points(i, 2) - std::exp(-(x * x + y * y) / 2) / (2 * pi)) < surface_tol<TestType>);
     sx += x, sy += y, sxx += x * x, syy += y * y;
   }
   CHECK(data.labels.empty());
@@ -79,6 +79,6 @@ TEMPLATE_TEST_CASE("mobius: points on the strip, and (u + 2 pi, -v) is the same 
     REQUIRE(u < 2 * pi + 1e-6);
     REQUIRE(std::abs(v) <= 1);
     for (const auto& p : {strip(u, v), strip(u + 2 * pi, -v)})
-      for (int k = 0; k < 3; ++k) CHECK(std::abs(data.points(i, k) - p[std::size_t(k)]) < 10 * tol<TestType>);
+      for (int k = 0; k < 3; ++k) CHECK(std::abs(data.points(i, k) - p[std::size_t(k)]) < 10 * surface_tol<TestType>);
   }
 }

@@ -12,7 +12,7 @@
 namespace {
 
 namespace ds = nldr::datasets;
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 // Composite Simpson rule for int_0^t sqrt(1 + x^2) dx, the spiral's speed (independent of the
 // closed form): error ~ t h^4 max|f''''| / 180 < 1e-11 with h = t / 4000.
@@ -37,7 +37,7 @@ double roll_angle(double s) {
 
 // Length in 3-D of the image of the straight segment between two intrinsic points (s, h),
 // sampled at 4000 points: chords miss the arc by ~ l^2 / (24 R^2) relative, R >= 4.6, l <= 0.03.
-double mapped_segment_length(double s0, double h0, double s1, double h1) {
+double roll_segment_length(double s0, double h0, double s1, double h1) {
   const int steps = 4000;
   double length = 0, px = 0, py = 0, pz = 0;
   for (int k = 0; k <= steps; ++k) {
@@ -51,7 +51,7 @@ double mapped_segment_length(double s0, double h0, double s1, double h1) {
 }
 
 template <class T>
-constexpr double tol = std::is_same_v<T, float> ? 1e-4 : 1e-10;  // float keeps ~7 digits of values up to ~15
+constexpr double roll_tol = std::is_same_v<T, float> ? 1e-4 : 1e-10;  // float keeps ~7 digits of values up to ~15
 
 }  // namespace
 
@@ -70,10 +70,10 @@ TEMPLATE_TEST_CASE("swiss_roll: points on the surface, intrinsic = (arc length, 
     REQUIRE(t <= 4.5 * pi);
     REQUIRE(h >= 0);
     REQUIRE(h <= 21);
-    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < tol<TestType>);
-    CHECK(std::abs(data.points(i, 1) - h) < tol<TestType>);
-    CHECK(std::abs(data.points(i, 2) - t * std::sin(t)) < tol<TestType>);
-    CHECK(std::abs(data.intrinsic(i, 0) - simpson_arc_length(t)) < tol<TestType> * 10);
+    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < roll_tol<TestType>);
+    CHECK(std::abs(data.points(i, 1) - h) < roll_tol<TestType>);
+    CHECK(std::abs(data.points(i, 2) - t * std::sin(t)) < roll_tol<TestType>);
+    CHECK(std::abs(data.intrinsic(i, 0) - simpson_arc_length(t)) < roll_tol<TestType> * 10);
   }
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("swiss_roll: manifold distance = 3-D length of the unrolled straight p
   const auto data = ds::swiss_roll({.n = 200, .seed = 6});
   for (int i = 0; i < 10; ++i) {
     const int j = 199 - 7 * i;
-    const double along = mapped_segment_length(data.intrinsic(i, 0), data.intrinsic(i, 1), data.intrinsic(j, 0),
+    const double along = roll_segment_length(data.intrinsic(i, 0), data.intrinsic(i, 1), data.intrinsic(j, 0),
                                                data.intrinsic(j, 1));
     CHECK(data.manifold_distance(i, j) == Approx(along).epsilon(1e-5));
   }
@@ -103,8 +103,8 @@ TEMPLATE_TEST_CASE("swiss_hole: the hole t in (9, 12), h in (9, 14) is empty, it
     const double t = data.parameter(i), h = data.intrinsic(i, 1);
     if (t > 9 && t < 12 && h > 9 && h < 14) FAIL_CHECK("point " << i << " in the hole: t " << t << ", h " << h);
     if (t > 8 && t < 13 && h > 8 && h < 15) ++around;
-    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < tol<TestType>);
-    CHECK(std::abs(data.points(i, 2) - t * std::sin(t)) < tol<TestType>);
+    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < roll_tol<TestType>);
+    CHECK(std::abs(data.points(i, 2) - t * std::sin(t)) < roll_tol<TestType>);
   }
   // Expected about 3000 * (5 * 7 - 3 * 5) / (3 pi * 21 - 15) = 325 points in the frame.
   CHECK(around > 200);
@@ -124,7 +124,7 @@ TEMPLATE_TEST_CASE("nonuniform_swiss_roll: strip empty, density falling along th
     if (t > 2.9 * pi && t < 3.1 * pi && h > 3 && h < 18) FAIL_CHECK("point " << i << " in the strip");
     if (t < 2.5 * pi) ++inner;
     if (t > 3.5 * pi) ++outer;
-    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < tol<TestType>);
+    CHECK(std::abs(data.points(i, 0) - t * std::cos(t)) < roll_tol<TestType>);
   }
   // Truncated exponential with an 8x drop: P(inner third) / P(outer third) = (1 - 8^(-1/3)) /
   // (8^(-2/3) - 8^(-1)) = 4 (the strip lies in the middle third). With ~1040 and ~260 points

@@ -19,11 +19,6 @@ using nldr::Ltsa;
 
 namespace {
 
-Eigen::MatrixXd full_dense(const nldr::detail::SparseLower& lower) {
-  const nldr::detail::SparseLower full = lower.selfadjointView<Eigen::Lower>();
-  return Eigen::MatrixXd(full);
-}
-
 // Dense heat-kernel affinity of the union of the kNN lists: W_ij = exp(-|x_i - x_j|^2 / t) when either
 // point lists the other (t = infinity: 1), recomputing the distances from the points.
 template <class T>

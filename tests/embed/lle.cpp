@@ -42,11 +42,6 @@ nldr::detail::SparseLower random_laplacian(int n, std::uint64_t seed) {
   return Eigen::MatrixXd(L.triangularView<Eigen::Lower>()).sparseView();
 }
 
-Eigen::MatrixXd full_dense(const nldr::detail::SparseLower& lower) {
-  const nldr::detail::SparseLower full = lower.selfadjointView<Eigen::Lower>();
-  return Eigen::MatrixXd(full);
-}
-
 // The constrained least-squares weights by their KKT system, solved by full-pivot LU:
 // minimize w^T (C + r I) w subject to 1^T w = 1  <=>  [2(C + r I) 1; 1^T 0] [w; mu] = [0; 1].
 Eigen::VectorXd kkt_weights(const Eigen::MatrixXd& neighbors, const Eigen::RowVectorXd& x, double reg) {

@@ -99,9 +99,13 @@ double intrinsic_r2(const Eigen::MatrixXd& intrinsic, const Eigen::MatrixBase<De
   return worst;
 }
 
-}  // namespace spectral_test
-
-namespace spectral_test {
+// The full dense matrix of a sparse matrix that stores its lower triangle only (the spectral layer's
+// SparseLower), for comparison with dense references.
+template <class SparseLower>
+Eigen::MatrixXd full_dense(const SparseLower& lower) {
+  const SparseLower full = lower.template selfadjointView<Eigen::Lower>();
+  return Eigen::MatrixXd(full);
+}
 
 // max over embedding columns of |Pearson(Y_c, intrinsic_c)|: how well one axis follows an intrinsic coordinate.
 template <class Derived>

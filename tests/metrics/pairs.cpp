@@ -16,7 +16,7 @@ namespace metrics = nldr::metrics;
 
 // Sums over at most N^2/2 = 800 terms in double: the library and the reference differ only in the
 // summation order, far below 1e-12. Distances are computed identically on both sides (reference.hpp).
-constexpr double tol = 1e-12;
+constexpr double summation_tol = 1e-12;
 
 TEMPLATE_TEST_CASE("Spearman's rho equals the average-rank Pearson brute force", "[metrics][spearman]", float,
                    double) {
@@ -26,7 +26,7 @@ TEMPLATE_TEST_CASE("Spearman's rho equals the average-rank Pearson brute force",
   const auto s = metrics::spearman_rho(X, Y);
   CHECK(s.pairs == 780);
   CHECK_FALSE(s.sampled);
-  CHECK_THAT(s.rho, WithinAbs(reference::pearson(reference::average_ranks(dx), reference::average_ranks(dy)), tol));
+  CHECK_THAT(s.rho, WithinAbs(reference::pearson(reference::average_ranks(dx), reference::average_ranks(dy)), summation_tol));
   // No ties here, so seed 000 eq. 4.1 applies: 1 - 6 sum d^2 / (T^3 - T).
   const auto ra = reference::average_ranks(dx), rb = reference::average_ranks(dy);
   double d2 = 0;
@@ -44,7 +44,7 @@ TEMPLATE_TEST_CASE("Spearman's rho gives tied distances their average rank", "[m
   }
   const auto dx = reference::pair_distances(X), dy = reference::pair_distances(Y);
   CHECK_THAT(metrics::spearman_rho(X, Y).rho,
-             WithinAbs(reference::pearson(reference::average_ranks(dx), reference::average_ranks(dy)), tol));
+             WithinAbs(reference::pearson(reference::average_ranks(dx), reference::average_ranks(dy)), summation_tol));
 }
 
 TEST_CASE("Spearman's rho: ideal, reversed, and a seeded subsample of pairs", "[metrics][spearman]") {
@@ -52,7 +52,7 @@ TEST_CASE("Spearman's rho: ideal, reversed, and a seeded subsample of pairs", "[
   CHECK(metrics::spearman_rho(X, X).rho == 1.0);
   // Scaling preserves every rank.
   nldr::Matrix<double> scaled = 2.5 * X;
-  CHECK_THAT(metrics::spearman_rho(X, scaled).rho, WithinAbs(1.0, tol));
+  CHECK_THAT(metrics::spearman_rho(X, scaled).rho, WithinAbs(1.0, summation_tol));
   // Precomputed: distances D' = 10 - D reverse the order of every pair, rho = -1.
   nldr::Matrix<double> D(60, 60), R(60, 60);
   for (int i = 0; i < 60; ++i)
@@ -60,7 +60,7 @@ TEST_CASE("Spearman's rho: ideal, reversed, and a seeded subsample of pairs", "[
       D(i, j) = (X.row(i) - X.row(j)).norm();
       R(i, j) = i == j ? 0 : 10 - D(i, j);
     }
-  CHECK_THAT(metrics::spearman_rho(metrics::precomputed(D), metrics::precomputed(R)).rho, WithinAbs(-1.0, tol));
+  CHECK_THAT(metrics::spearman_rho(metrics::precomputed(D), metrics::precomputed(R)).rho, WithinAbs(-1.0, summation_tol));
   // Subsample: 500 of the 1770 pairs; reproducible with the seed; close to the exact value.
   const auto Y = test_data::distorted(X, 0.2, 84);
   const double exact = metrics::spearman_rho(X, Y).rho;
@@ -81,10 +81,10 @@ TEMPLATE_TEST_CASE("residual variance equals 1 - r^2 of the brute-force distance
   const auto Y = test_data::distorted(X, 0.1, 92);
   const double r = reference::pearson(reference::pair_distances(X), reference::pair_distances(Y));
   const auto rv = metrics::residual_variance(X, Y);
-  CHECK_THAT(rv.value, WithinAbs(1 - r * r, tol));
-  CHECK_THAT(rv.correlation, WithinAbs(r, tol));
+  CHECK_THAT(rv.value, WithinAbs(1 - r * r, summation_tol));
+  CHECK_THAT(rv.correlation, WithinAbs(r, summation_tol));
   CHECK(rv.pairs == 780);
-  CHECK(metrics::residual_variance(X, X).value == Approx(0.0).margin(tol));
+  CHECK(metrics::residual_variance(X, X).value == Approx(0.0).margin(summation_tol));
 }
 
 TEST_CASE("residual variance against geodesics and ground truth: points on an arc", "[metrics][residual_variance]") {
@@ -100,12 +100,12 @@ TEST_CASE("residual variance against geodesics and ground truth: points on an ar
   }
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) G(i, j) = std::abs(Y(i, 0) - Y(j, 0));
-  CHECK_THAT(metrics::residual_variance(Y, Y).value, WithinAbs(0.0, tol));
-  CHECK_THAT(metrics::residual_variance(metrics::precomputed(G), Y).value, WithinAbs(0.0, tol));
+  CHECK_THAT(metrics::residual_variance(Y, Y).value, WithinAbs(0.0, summation_tol));
+  CHECK_THAT(metrics::residual_variance(metrics::precomputed(G), Y).value, WithinAbs(0.0, summation_tol));
   const double chord = metrics::residual_variance(X, Y).value;
   CHECK(chord > 0.005);
   const double r = reference::pearson(reference::pair_distances(X), reference::pair_distances(Y));
-  CHECK_THAT(chord, WithinAbs(1 - r * r, tol));
+  CHECK_THAT(chord, WithinAbs(1 - r * r, summation_tol));
 }
 
 TEMPLATE_TEST_CASE("Kruskal stress equals the brute force, and the scaled form removes the scale",
@@ -124,14 +124,14 @@ TEMPLATE_TEST_CASE("Kruskal stress equals the brute force, and the scaled form r
   double scaled = 0;
   for (std::size_t p = 0; p < dx.size(); ++p) scaled += (dx[p] - alpha * dy[p]) * (dx[p] - alpha * dy[p]);
   const auto s = metrics::kruskal_stress(X, Y);
-  CHECK_THAT(s.plain, WithinAbs(std::sqrt(num / den), tol));
-  CHECK_THAT(s.alpha, WithinAbs(alpha, tol));
-  CHECK_THAT(s.scaled, WithinAbs(std::sqrt(scaled / den), tol));
+  CHECK_THAT(s.plain, WithinAbs(std::sqrt(num / den), summation_tol));
+  CHECK_THAT(s.alpha, WithinAbs(alpha, summation_tol));
+  CHECK_THAT(s.scaled, WithinAbs(std::sqrt(scaled / den), summation_tol));
   CHECK(s.scaled <= s.plain);
 
   // Closed forms: Y = X gives 0 and 0; Y = 3 X gives plain sqrt(sum (d - 3d)^2 / sum d^2) = 2,
   // scaled 0 with alpha = 1/3 (up to the float rounding of 3 X: 1e-6 for float).
-  const double ftol = std::is_same_v<TestType, float> ? 1e-6 : tol;
+  const double ftol = std::is_same_v<TestType, float> ? 1e-6 : summation_tol;
   const auto same = metrics::kruskal_stress(X, X);
   CHECK(same.plain == 0.0);
   CHECK(same.scaled == 0.0);
@@ -158,7 +158,7 @@ TEMPLATE_TEST_CASE("local Kruskal stress over neighbors plus random pairs", "[me
       }
   const auto local = metrics::local_kruskal_stress(X, Y, {.k = 6, .random_pairs = 0});
   CHECK(local.pairs == 240);
-  CHECK_THAT(local.plain, WithinAbs(std::sqrt(num / den), tol));
+  CHECK_THAT(local.plain, WithinAbs(std::sqrt(num / den), summation_tol));
   // With random pairs: at least the neighbors, at most neighbors + draws per point; seeded.
   const auto a = metrics::local_kruskal_stress(X, Y, {.k = 6, .random_pairs = 5, .seed = 3});
   const auto b = metrics::local_kruskal_stress(X, Y, {.k = 6, .random_pairs = 5, .seed = 3});
@@ -166,7 +166,7 @@ TEMPLATE_TEST_CASE("local Kruskal stress over neighbors plus random pairs", "[me
   CHECK(a.pairs <= 40 * 11);
   CHECK(a.plain == b.plain);
   nldr::Matrix<TestType> triple = TestType(3) * X;
-  const double ftol = std::is_same_v<TestType, float> ? 1e-6 : tol;
+  const double ftol = std::is_same_v<TestType, float> ? 1e-6 : summation_tol;
   CHECK_THAT(metrics::local_kruskal_stress(X, triple, {.k = 6, .random_pairs = 5}).plain, WithinAbs(2.0, ftol));
   CHECK(metrics::local_kruskal_stress(X, X).plain == 0.0);
 }

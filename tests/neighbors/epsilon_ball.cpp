@@ -15,12 +15,11 @@
 
 using nldr::EpsilonBall;
 using nldr::SearchBackend;
+using test_exact::all_backends;
 using test_exact::require_lists;
 using test_exact::sorted_pairs;
 
 namespace {
-
-const SearchBackend all_backends[] = {SearchBackend::kdtree, SearchBackend::brute_force, SearchBackend::automatic};
 
 // Reference: the pairs with distance <= radius (compared in double, as documented), at most `cap`.
 template <class T>

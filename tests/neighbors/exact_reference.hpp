@@ -4,6 +4,7 @@
 #include <nldr/core/random.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/selector.hpp>
 
 #include "catch.hpp"
 
@@ -13,6 +14,10 @@
 #include <vector>
 
 namespace test_exact {
+
+/// Every search backend a selector offers; each must give the reference's answer.
+inline constexpr nldr::SearchBackend all_backends[] = {nldr::SearchBackend::kdtree, nldr::SearchBackend::brute_force,
+                                                      nldr::SearchBackend::automatic};
 
 /// For every point i, all other points j as (distance, j), sorted by (distance, j). The distance is
 /// the square root of sum_c (x_ic - x_jc)^2 accumulated in T in coordinate order: the definition the

@@ -26,7 +26,7 @@ double dist(const nldr::Matrix<T>& X, int a, int b) {
 /// density phi((d - mu) / sigma) / sigma, else keep d <= mu + z sigma. A pair is kept when
 /// either endpoint keeps the other. Returns kept pairs and rejected directed entries.
 template <class T>
-std::pair<std::set<Pair>, long> reference(const nldr::Matrix<T>& X, int k, double z, bool literal, int k_kept) {
+std::pair<std::set<Pair>, long> literal_gaussian_fit(const nldr::Matrix<T>& X, int k, double z, bool literal, int k_kept) {
   const auto lists = test_pruning::nearest(X, k);
   std::set<Pair> kept;
   long rejected = 0;
@@ -68,7 +68,7 @@ TEMPLATE_TEST_CASE("GaussianPruned's default rule keeps exactly the pairs of a l
   for (double z : {1.0, 0.0, -0.5}) {
     INFO("z = " << z);
     const auto graph = nldr::GaussianPruned{BruteCandidates{10}, {.z = z, .reconnect = false}}(X);
-    const auto [expected, rejected] = reference(X, 10, z, false, 0);
+    const auto [expected, rejected] = literal_gaussian_fit(X, 10, z, false, 0);
     CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, 10)));
     CHECK(graph.selection().pruned_edges == rejected);
     CHECK(rejected > 0);
@@ -81,7 +81,7 @@ TEMPLATE_TEST_CASE("GaussianPruned's literal k' = 0.68 k variant matches a densi
   // k = 10: k' = ceil(6.8) = 7 kept per point, so exactly 3 of every 10 entries are rejected.
   const auto graph =
       nldr::GaussianPruned{BruteCandidates{10}, {.rule = nldr::GaussianRule::most_probable, .reconnect = false}}(X);
-  const auto [expected, rejected] = reference(X, 10, 0, true, 7);
+  const auto [expected, rejected] = literal_gaussian_fit(X, 10, 0, true, 7);
   CHECK(rejected == 150 * 3);
   CHECK(graph.selection().pruned_edges == rejected);
   CHECK(test_pruning::kept_pairs(graph) == expected);
@@ -102,7 +102,7 @@ TEMPLATE_TEST_CASE("GaussianPruned matches the reference in 2 and 5 dimensions",
     for (const bool literal : {false, true}) {
       const auto rule = literal ? nldr::GaussianRule::most_probable : nldr::GaussianRule::spread;
       const auto graph = nldr::GaussianPruned{BruteCandidates{10}, {.rule = rule, .z = 0.0, .reconnect = false}}(X);
-      const auto [expected, rejected] = reference(X, 10, 0.0, literal, 7);
+      const auto [expected, rejected] = literal_gaussian_fit(X, 10, 0.0, literal, 7);
       CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, 10)));
       CHECK(graph.selection().pruned_edges == rejected);
       CHECK(rejected > 0);

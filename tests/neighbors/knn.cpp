@@ -12,12 +12,11 @@
 
 using nldr::KNearest;
 using nldr::SearchBackend;
+using test_exact::all_backends;
 using test_exact::require_lists;
 using test_exact::sorted_pairs;
 
 namespace {
-
-const SearchBackend all_backends[] = {SearchBackend::kdtree, SearchBackend::brute_force, SearchBackend::automatic};
 
 const char* name(SearchBackend b) {
   return b == SearchBackend::kdtree ? "kdtree" : b == SearchBackend::brute_force ? "brute_force" : "automatic";

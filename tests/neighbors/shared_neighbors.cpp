@@ -16,7 +16,7 @@ namespace {
 /// candidate (either lists the other) is kept iff |N_k(i) ∩ N_k(j)| >= threshold.
 /// Returns the kept pairs and the number of directed candidate entries the rule rejects.
 template <class T>
-std::pair<std::set<Pair>, long> reference(const nldr::Matrix<T>& X, int k, int threshold) {
+std::pair<std::set<Pair>, long> literal_shared_neighbors(const nldr::Matrix<T>& X, int k, int threshold) {
   const auto lists = test_pruning::nearest(X, k);
   std::set<Pair> kept;
   long rejected_entries = 0;
@@ -43,7 +43,7 @@ TEMPLATE_TEST_CASE("SharedNeighbors keeps exactly the pairs of a literal O(N^2) 
   for (const auto& [ratio, threshold] : {std::pair{0.4, 4}, std::pair{0.7, 7}}) {
     INFO("ratio " << ratio);
     const auto graph = nldr::SharedNeighbors{BruteCandidates{10}, {.ratio = ratio, .reconnect = false}}(X);
-    const auto [expected, rejected] = reference(X, 10, threshold);
+    const auto [expected, rejected] = literal_shared_neighbors(X, 10, threshold);
     CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, 10)));
     CHECK(graph.selection().pruned_edges == rejected);
     CHECK(graph.selection().candidate_edges == 160 * 10);

@@ -22,7 +22,7 @@ namespace {
 /// (counted over all N points), candidate pair pruned iff C <= threshold. The box arithmetic is
 /// the one the header documents (midpoint and faces rounded in T, S summed in double).
 template <class T>
-std::pair<std::set<Pair>, long> reference(const nldr::Matrix<T>& X, int k, int threshold) {
+std::pair<std::set<Pair>, long> literal_short_circuit(const nldr::Matrix<T>& X, int k, int threshold) {
   const auto all = test_exact::sorted_pairs<T>(X);
   const auto lists = test_pruning::nearest(X, k);
   const int n = int(X.rows()), d = int(X.cols());
@@ -82,7 +82,7 @@ TEMPLATE_TEST_CASE("ShortCircuitPruned keeps exactly the pairs of a literal O(N^
     const auto X = data == 0 ? two_sheets<TestType>(300, 2) : test_pruning::clustered_points<TestType>(200, 6);
     for (int threshold : {0, 2}) {
       INFO("data " << data << ", threshold " << threshold);
-      const auto [expected, rejected] = reference(X, 15, threshold);
+      const auto [expected, rejected] = literal_short_circuit(X, 15, threshold);
       CHECK(rejected > 0);
       const auto kd = nldr::ShortCircuitPruned{BruteCandidates{15}, {.threshold = threshold, .reconnect = false}}(X);
       const auto with_fallback = test_pruning::with_fallback(expected, test_pruning::nearest(X, 15));
@@ -145,7 +145,7 @@ TEMPLATE_TEST_CASE("ShortCircuitPruned counts boxes from the lists of the endpoi
   CHECK(inside_a_candidate < beyond_endpoints);  // and the index answers the others
   for (int threshold : {0, 1}) {
     INFO("threshold " << threshold);
-    const auto [expected, rejected] = reference(X, k, threshold);
+    const auto [expected, rejected] = literal_short_circuit(X, k, threshold);
     const auto graph = nldr::ShortCircuitPruned{nldr::KNearest{k}, {.threshold = threshold, .reconnect = false}}(X);
     CHECK(test_pruning::kept_pairs(graph) == test_pruning::with_fallback(expected, test_pruning::nearest(X, k)));
     CHECK(graph.selection().pruned_edges == rejected);
