@@ -194,26 +194,35 @@ TEST_CASE("evaluate compares several embeddings on one R_NX plot", "[tool]") {
   REQUIRE_THAT(svg, ContainsSubstring("pca.csv"));
 }
 
-TEST_CASE("embed --factorization: the simplicial and the supernodal factorization give one embedding", "[tool]") {
+TEST_CASE("embed --factorization: the simplicial, supernodal and lu factorizations give one embedding", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate swiss-roll --n 400 --seed 6 --out " + s / "x.csv").exit_code == 0);
-  const std::string embed = "embed --in " + s / "x.csv" + " --method lle --k 10 --factorization ";
-  REQUIRE(nldr_run(s, embed + "simplicial --out " + s / "y1.csv --json " + s / "r1.json").exit_code == 0);
+  const std::string embed = "embed --in " + s / "x.csv" + " --k 10 --factorization ";
+  REQUIRE(nldr_run(s, embed + "simplicial --method lle --out " + s / "y1.csv --json " + s / "r1.json").exit_code == 0);
   REQUIRE_THAT(slurp(s / "r1.json"), ContainsSubstring("spectra-shift-invert-ldlt"));
-  const auto supernodal = nldr_run(s, embed + "supernodal --out " + s / "y2.csv --json " + s / "r2.json");
+  const auto supernodal = nldr_run(s, embed + "supernodal --method lle --out " + s / "y2.csv --json " + s / "r2.json");
   if (supernodal.exit_code == 2) {  // a tool built without SuiteSparse says how to get it
     require_error(supernodal, 2, "nldr::suitesparse");
+    require_error(nldr_run(s, embed + "lu --method lle --out " + s / "y3.csv"), 2, "nldr::suitesparse");
     return;
   }
   REQUIRE(supernodal.exit_code == 0);
   REQUIRE_THAT(slurp(s / "r2.json"), ContainsSubstring("cholmod-supernodal"));
-  // Both solve the same eigenproblem to Spectra's 1e-10 tolerance; the gaps between LLE's bottom
+  REQUIRE(nldr_run(s, embed + "lu --method lle --out " + s / "y3.csv --json " + s / "r3.json").exit_code == 0);
+  REQUIRE_THAT(slurp(s / "r3.json"), ContainsSubstring("umfpack-lu"));
+  // All solve the same eigenproblem to Spectra's 1e-10 tolerance; the gaps between LLE's bottom
   // eigenvalues here keep the unit-norm eigenvectors within ~1e-8 of each other, up to sign.
-  const auto Y1 = read(s / "y1.csv"), Y2 = read(s / "y2.csv");
-  REQUIRE(Y1.rows() == Y2.rows());
-  REQUIRE(Y1.cols() == Y2.cols());
-  for (Eigen::Index c = 0; c < Y1.cols(); ++c)
-    CHECK(std::min((Y1.col(c) - Y2.col(c)).cwiseAbs().maxCoeff(), (Y1.col(c) + Y2.col(c)).cwiseAbs().maxCoeff()) < 1e-6);
+  const auto Y1 = read(s / "y1.csv");
+  for (const char* other : {"y2.csv", "y3.csv"}) {
+    const auto Y2 = read(s / other);
+    REQUIRE(Y1.rows() == Y2.rows());
+    REQUIRE(Y1.cols() == Y2.cols());
+    for (Eigen::Index c = 0; c < Y1.cols(); ++c)
+      CHECK(std::min((Y1.col(c) - Y2.col(c)).cwiseAbs().maxCoeff(), (Y1.col(c) + Y2.col(c)).cwiseAbs().maxCoeff()) < 1e-6);
+  }
+  // The LU factorizes LLE's I - W; no other method has one.
+  require_error(nldr_run(s, embed + "lu --method ltsa --out " + s / "y4.csv"), 2, "standard LLE only");
+  CHECK_FALSE(std::filesystem::exists(s / "y4.csv"));
 }
 
 TEST_CASE("results do not depend on the thread count", "[tool]") {
