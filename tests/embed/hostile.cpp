@@ -62,8 +62,9 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
       nldr::Matrix<double> collinear(40, 3);
       for (int i = 0; i < 40; ++i) collinear.row(i) << i, 2.0 * i, -1.0 * i;
       inputs.emplace_back("collinear", collinear);
-      inputs.emplace_back("tiny scale 1e-150", grid(6, 1e-150));
-      inputs.emplace_back("huge scale 1e150", grid(6, 1e150));
+      // Squared distances of 1e-150 and 1e150 still fit a double; those of 1e-300 and 1e300 do not.
+      for (const double scale : {1e-150, 1e150, 1e-300, 1e300})
+        inputs.emplace_back("scale " + std::to_string(scale), grid(6, scale));
       inputs.emplace_back("few points", grid(3));
       for (const auto& [what, X] : inputs) {
         CAPTURE(what);
@@ -91,6 +92,22 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
       CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
     }
   }
+}
+
+TEST_CASE("PCA and MDS at extreme scales: finite output or an nldr::error", "[hostile]") {
+  for (const double scale : {1e-300, 1e-150, 1e150, 1e300}) {
+    CAPTURE(scale);
+    const nldr::Matrix<double> X = grid(6, scale);
+    finite_or_nldr_error([&] { return nldr::Pca{{.dim = 2}}.fit(X).transform(X); }, X.rows(), 2);
+    finite_or_nldr_error([&] { return nldr::ClassicalMds{{.dim = 2}}.embed(X).coordinates; }, X.rows(), 2);
+  }
+  // At 1e300 the covariance and the Gram matrix would overflow: refused up front, naming the fix.
+  const nldr::Matrix<double> huge = grid(6, 1e300);
+  CHECK_THROWS_CONTAINING(nldr::Pca{{.dim = 2}}.fit(huge), nldr::invalid_argument, "rescale X");
+  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.embed(huge), nldr::invalid_argument, "rescale X");
+  const nldr::Matrix<float> distances = nldr::Matrix<float>::Constant(4, 4, 1e30f) - 1e30f * nldr::Matrix<float>::Identity(4, 4);
+  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.embed_distances(distances), nldr::invalid_argument,
+                          "rescale the distances");
 }
 
 TEST_CASE("every embedder rejects NaN and Inf input naming X", "[hostile]") {

@@ -124,6 +124,7 @@ struct ClassicalMds {
     static_assert(Real<T>, "nldr::ClassicalMds: the points must be float or double");
     validate_points(X, "X", 2);
     validate_not_all_identical(X);
+    validate_squared_extent<T>(X, X.rows());  // Gram entries and their row sums, in T
     const Eigen::Index n = X.rows();
     detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
     check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",
@@ -153,6 +154,9 @@ struct ClassicalMds {
     validate_points(distances, "distances", 2);
     detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
     const double largest = double(distances.cwiseAbs().maxCoeff());
+    if (!std::isfinite(T(largest) * T(largest) * T(n)))  // B sums N squared distances, in T
+      throw_invalid("distances", "the largest dissimilarity ", largest, " squared and summed over N = ", n,
+                    " points overflows the ", sizeof(T) * 8, "-bit scalar type: rescale the distances");
     const double slack = std::sqrt(double(std::numeric_limits<T>::epsilon())) * largest;
     for (Eigen::Index i = 0; i < n; ++i) {
       if (std::abs(double(distances(i, i))) > slack)

@@ -9,6 +9,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
 #include <nldr/neighbors/detail/brute_force.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/nanoflann_adapter.hpp>
@@ -125,15 +126,7 @@ NeighborLists<T> exact_neighbors(const PointsRef<T>& points, SearchBackend backe
   if (points.rows() >= Eigen::Index(std::numeric_limits<index_t>::max()))
     throw_invalid("X", "X has N = ", points.rows(), " points, more than the ",
                   std::numeric_limits<index_t>::max() - 1, " a neighbor graph can index: subsample X");
-  // Every squared distance is at most the squared diagonal of the bounding box (rounding is
-  // monotone), so if that is finite no distance overflows T.
-  const auto extent = (points.colwise().maxCoeff() - points.colwise().minCoeff()).eval();
-  T diagonal = 0;
-  for (Eigen::Index c = 0; c < extent.size(); ++c) diagonal += extent[c] * extent[c];
-  if (!std::isfinite(diagonal))
-    throw_invalid("X", "the squared distances between rows of X may overflow the ", sizeof(T) * 8,
-                  "-bit scalar type (bounding-box diagonal^2 = ", diagonal,
-                  "): rescale X, e.g. divide it by its largest absolute value");
+  validate_squared_extent<T>(points, 1);
   const PointRows<T> rows(points);
   NeighborLists<T> lists;
   if (uses_kdtree(backend, rows.cols)) {
