@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace metrics = nldr::metrics;
@@ -203,4 +205,27 @@ TEST_CASE("pair measures reject bad input", "[metrics][pairs]") {
   CHECK_THROWS_WITH(metrics::kruskal_stress(nldr::Matrix<double>::Zero(10, 2), Y), ContainsSubstring("stress is undefined"));
   CHECK_THROWS_WITH(metrics::local_kruskal_stress(X, Y, {.k = 10}), ContainsSubstring("k = 10"));
   CHECK_THROWS_WITH(metrics::local_kruskal_stress(X, Y, {.k = 3, .random_pairs = -1}), ContainsSubstring("random_pairs"));
+}
+
+TEMPLATE_TEST_CASE("metrics refuse distances that overflow, underflow or do not vary, naming the input",
+                   "[metrics][hostile]", float, double) {
+  const auto X = test_data::uniform<TestType>(30, 3, 111);
+  const auto Y = test_data::distorted(X, 0.1, 112);
+  // Coordinates whose squared distances overflow T, or all underflow to 0 (as 1e-300 does in double).
+  const TestType huge = std::is_same_v<TestType, float> ? TestType(1e20) : TestType(1e300);
+  const TestType tiny = std::is_same_v<TestType, float> ? TestType(1e-30) : TestType(1e-300);
+  for (const auto& [scaled, fix] : {std::pair{nldr::Matrix<TestType>(X * huge), "overflow"},
+                                    std::pair{nldr::Matrix<TestType>(X * tiny), "underflows"}}) {
+    CAPTURE(fix);
+    CHECK_THROWS_CONTAINING(metrics::trustworthiness(scaled, Y, 5), nldr::invalid_argument, fix);
+    CHECK_THROWS_CONTAINING(metrics::spearman_rho(Y, scaled), nldr::invalid_argument, "rescale Y");
+    CHECK_THROWS_CONTAINING(metrics::residual_variance(scaled, Y), nldr::invalid_argument, "rescale reference");
+    CHECK_THROWS_CONTAINING(metrics::kruskal_stress(scaled, Y), nldr::invalid_argument, fix);
+    CHECK_THROWS_CONTAINING(metrics::mrre(scaled, Y, 5), nldr::invalid_argument, fix);
+  }
+  // A collapsed embedding: every pair distance is 0, so a correlation with it is undefined (not NaN).
+  const nldr::Matrix<TestType> collapsed = nldr::Matrix<TestType>::Ones(30, 2);
+  CHECK_THROWS_CONTAINING(metrics::spearman_rho(X, collapsed), nldr::invalid_argument, "every pair distance of Y");
+  CHECK_THROWS_CONTAINING(metrics::residual_variance(collapsed, Y), nldr::invalid_argument,
+                          "every pair distance of reference");
 }

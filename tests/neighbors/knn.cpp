@@ -179,4 +179,8 @@ TEST_CASE("KNearest rejects bad input naming the parameter and the fix", "[neigh
   nldr::Matrix<float> huge(3, 1);
   huge << 0.0f, 3e19f, -3e19f;
   CHECK_THAT(parameter_of([&] { (void)KNearest{1}(huge); }), ContainsSubstring("X: the squared distances between rows of X may overflow"));
+  // Distinct points whose squared distances all underflow to 0 would give a graph of ties only.
+  nldr::Matrix<double> tiny(3, 1);
+  tiny << 0.0, 1e-300, 2e-300;
+  CHECK_THAT(parameter_of([&] { (void)KNearest{1}(tiny); }), ContainsSubstring("X: the points of X differ, but every squared distance"));
 }

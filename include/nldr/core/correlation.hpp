@@ -45,17 +45,21 @@ class PearsonAccumulator {
     count_ += other.count_;
   }
   std::uint64_t count() const { return count_; }
+  /// Whether the a values (b values) added so far vary: at least 2 pairs and a positive sum of
+  /// squared deviations. Where one side does not, the correlation is undefined.
+  bool a_varies() const { return count_ >= 2 && deviation_aa() > 0; }
+  bool b_varies() const { return count_ >= 2 && deviation_bb() > 0; }
   /// Pearson r; NaN when fewer than 2 pairs or either side is constant.
   double correlation() const {
-    const double n = double(count_);
-    const double cov = sum_ab_ - sum_a_ * sum_b_ / n;
-    const double var_a = sum_aa_ - sum_a_ * sum_a_ / n;
-    const double var_b = sum_bb_ - sum_b_ * sum_b_ / n;
-    if (count_ < 2 || !(var_a > 0) || !(var_b > 0)) return std::numeric_limits<double>::quiet_NaN();
-    return cov / std::sqrt(var_a * var_b);
+    if (!a_varies() || !b_varies()) return std::numeric_limits<double>::quiet_NaN();
+    const double cov = sum_ab_ - sum_a_ * sum_b_ / double(count_);
+    return cov / std::sqrt(deviation_aa() * deviation_bb());
   }
 
  private:
+  double deviation_aa() const { return sum_aa_ - sum_a_ * sum_a_ / double(count_); }
+  double deviation_bb() const { return sum_bb_ - sum_b_ * sum_b_ / double(count_); }
+
   std::uint64_t count_ = 0;
   double shift_a_ = 0, shift_b_ = 0;
   double sum_a_ = 0, sum_b_ = 0, sum_aa_ = 0, sum_bb_ = 0, sum_ab_ = 0;

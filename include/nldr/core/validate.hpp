@@ -30,21 +30,28 @@ void validate_points(const Eigen::MatrixBase<Derived>& points, const std::string
                       " is not finite: remove or impute NaN/Inf values first");
 }
 
-/// Requires that `terms` squared distances between rows of `points` add up without overflowing S
-/// (every squared distance is at most the squared diagonal of the bounding box, rounding being
-/// monotone, so checking terms * diagonal^2 in S suffices). terms = 1: a distance itself;
-/// N: a sum over the points, as in a covariance or a Gram matrix and the eigensolver's norms.
+/// Requires the squared distances between rows of `points` to be representable in S: `terms` of
+/// them add up without overflow (every squared distance is at most the squared diagonal of the
+/// bounding box, rounding being monotone, so checking terms * diagonal^2 in S suffices; terms = 1:
+/// a distance itself, N: a sum over the points as in a covariance or a Gram matrix), and, unless
+/// all points are equal, they do not all underflow to 0 (coordinates differing by 1e-300 do).
 template <Real S, class Derived>
-void validate_squared_extent(const Eigen::MatrixBase<Derived>& points, Eigen::Index terms, const std::string& name = "X") {
+void validate_distance_range(const Eigen::MatrixBase<Derived>& points, Eigen::Index terms, const std::string& name = "X") {
   S diagonal = 0;
+  bool distinct = false;
   for (Eigen::Index c = 0; c < points.cols(); ++c) {
-    const S extent = S(points.col(c).maxCoeff()) - S(points.col(c).minCoeff());
+    const auto low = points.col(c).minCoeff(), high = points.col(c).maxCoeff();
+    distinct = distinct || low != high;
+    const S extent = S(high) - S(low);
     diagonal += extent * extent;
   }
   if (!std::isfinite(diagonal * S(terms)))
     throw_invalid(name, "the squared distances between rows of ", name, terms > 1 ? ", summed over the points," : "",
                   " may overflow the ", sizeof(S) * 8, "-bit scalar type (bounding-box diagonal^2 = ", diagonal,
                   "): rescale ", name, ", e.g. divide it by its largest absolute value");
+  if (distinct && diagonal == 0)
+    throw_invalid(name, "the points of ", name, " differ, but every squared distance between them underflows the ",
+                  sizeof(S) * 8, "-bit scalar type to 0: rescale ", name, ", e.g. divide it by its largest absolute value");
 }
 
 /// Requires at least two distinct points: an embedder given N copies of one point would return an

@@ -124,7 +124,7 @@ struct ClassicalMds {
     static_assert(Real<T>, "nldr::ClassicalMds: the points must be float or double");
     validate_points(X, "X", 2);
     validate_not_all_identical(X);
-    validate_squared_extent<T>(X, X.rows());  // Gram entries and their row sums, in T
+    validate_distance_range<T>(X, X.rows());  // Gram entries and their row sums, in T
     const Eigen::Index n = X.rows();
     detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
     check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",

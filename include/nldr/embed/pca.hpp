@@ -93,7 +93,7 @@ struct Pca {
     static_assert(Real<T>, "nldr::Pca: the points must be float or double");
     validate_points(X, "X", 2);
     validate_not_all_identical(X);
-    validate_squared_extent<double>(X, X.rows());  // the covariance sums N squares, in double
+    validate_distance_range<double>(X, X.rows());  // the covariance sums N squares, in double
     const Eigen::Index n = X.rows(), d = X.cols();
     if (options.dim < 1 || options.dim > std::min(d, n))
       throw_invalid("dim", "dim = ", options.dim, " must lie in [1, min(D, N) = ", std::min(d, n),

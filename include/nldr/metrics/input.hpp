@@ -6,6 +6,7 @@
 //   metrics::residual_variance(metrics::precomputed(G), Y);       // geodesic matrix, points
 #pragma once
 
+#include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace nldr::metrics {
 
@@ -74,6 +76,9 @@ class InputView {
       validate_distance_matrix(name);
     } else {
       validate_points(data_, name);
+      // Ranking keys are squared distances in T; pair measures sum up to N^2 of them in double.
+      validate_distance_range<T>(data_, 1, name);
+      validate_distance_range<double>(data_, Eigen::Index(rows_) * rows_, name);
       columns_ = data_.transpose();  // D x N, row c = coordinate c of every point
     }
   }
@@ -144,6 +149,10 @@ class InputView {
           throw_invalid(name, name, "(", i, ", ", i, ") = ", value,
                         " must be 0 (a point's distance to itself): is this a similarity matrix?");
       }
+    const double largest = double(data_.maxCoeff());
+    if (!std::isfinite(largest * largest * double(rows_) * double(rows_)))  // pair measures sum N^2 squares
+      throw_invalid(name, name, " holds a distance of ", largest, ", whose square summed over the N = ", rows_,
+                    " points overflows a double: rescale the distances");
   }
 
   PointsRef<T> data_;
@@ -151,6 +160,16 @@ class InputView {
   index_t rows_ = 0;
   bool precomputed_ = false;
 };
+
+/// Requires the pair distances of both inputs, as accumulated in `pearson` (a: the first input,
+/// named name_a; b: the second), to vary: a correlation of a constant is undefined.
+inline void validate_correlated(const PearsonAccumulator& pearson, const std::string& name_a,
+                                const std::string& name_b, const char* measure) {
+  for (const auto& [varies, name] : {std::pair{pearson.a_varies(), &name_a}, std::pair{pearson.b_varies(), &name_b}})
+    if (!varies)
+      throw_invalid(*name, "every pair distance of ", *name, " used is the same (e.g. all points coincide), so ",
+                    measure, " is undefined: check ", *name);
+}
 
 /// Requires 1 <= k <= N - 2 (ALGORITHMS.md sec. 4: R_NX and the rank criteria are defined there).
 inline void validate_rank_k(Eigen::Index k, Eigen::Index n, const std::string& name = "k") {

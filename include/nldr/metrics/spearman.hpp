@@ -78,6 +78,7 @@ SpearmanResult spearman_rho(const A& X, const B& Y, const PairSampling& sampling
   const std::vector<double> ry = detail::average_ranks(dy);
   PearsonAccumulator pearson;
   for (std::size_t p = 0; p < rx.size(); ++p) pearson.add(rx[p], ry[p]);
+  detail::validate_correlated(pearson, "X", "Y", "Spearman's rho");
   return {pearson.correlation(), plan.count(), plan.sampled()};
 }
 

@@ -119,14 +119,14 @@ NeighborLists<T> gather_lists(index_t n, Eigen::Index dim, index_t capacity, dou
 /// Exact neighbors of every row of `points` (N x D, finite, N >= 1): per point, at most
 /// `capacity` (0 = no limit) other points at distance <= `radius` (infinity = no limit),
 /// nearest first by (distance, index). \throws invalid_argument when N exceeds index_t or a
-/// squared distance may overflow T.
+/// squared distance may overflow T or all underflow to 0.
 template <Real T>
 NeighborLists<T> exact_neighbors(const PointsRef<T>& points, SearchBackend backend, index_t capacity,
                                  double radius) {
   if (points.rows() >= Eigen::Index(std::numeric_limits<index_t>::max()))
     throw_invalid("X", "X has N = ", points.rows(), " points, more than the ",
                   std::numeric_limits<index_t>::max() - 1, " a neighbor graph can index: subsample X");
-  validate_squared_extent<T>(points, 1);
+  validate_distance_range<T>(points, 1);
   const PointRows<T> rows(points);
   NeighborLists<T> lists;
   if (uses_kdtree(backend, rows.cols)) {
