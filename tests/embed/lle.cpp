@@ -200,6 +200,13 @@ TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to 
           nldr::detail::bottom_eigenpairs(lower, 3, {.factorization = nldr::Factorization::supernodal}, "test"),
           nldr::invalid_argument, "nldr::suitesparse");
   }
+  SECTION("the dense solver refuses, before allocating, matrices larger than the memory") {
+    // 3 x (300000^2) doubles = 2 TB; the sparse identity itself takes 4.8 MB.
+    nldr::detail::SparseLower identity(300000, 300000);
+    identity.setIdentity();
+    CHECK_THROWS_CONTAINING(nldr::detail::bottom_eigenpairs(identity, 3, {.dense_below = 1000000}, "test"),
+                            nldr::memory_limit_exceeded, "lower solver.dense_below");
+  }
   SECTION("a matrix that is not positive semi-definite cannot be factorized") {
     const nldr::detail::SparseLower negative = -lower;
     for (const auto& [factorization, solver] : sparse_factorizations()) {

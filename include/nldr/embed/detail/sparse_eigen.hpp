@@ -285,12 +285,17 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
 /// and deflated from the Lanczos iteration, which then finds the other nev - 1.
 /// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try;
 ///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without SuiteSparse, or
-///         `lu`, which only standard LLE's own solver takes).
+///         `lu`, which only standard LLE's own solver takes); nldr::memory_limit_exceeded when the dense
+///         solver's matrices (3 N^2 doubles) exceed the available memory.
 inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
                                           const std::string& method, const Eigen::VectorXd& null_vector = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
   if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
+    // The matrix, the eigenvectors and the solver's workspace: three N x N doubles.
+    check_memory(3 * std::uint64_t(n) * std::uint64_t(n) * sizeof(double),
+                 detail::concat(method, ": the dense eigensolver's ", n, " x ", n, " matrices"),
+                 "lower solver.dense_below below N (the sparse solver needs memory in proportion to the non-zeros)");
     // SelfAdjointEigenSolver reads only the lower triangle, which is what `lower` holds.
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(lower)};
     if (solver.info() != Eigen::Success)
