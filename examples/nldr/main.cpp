@@ -194,6 +194,7 @@ int embed(EmbedArgs a) {
   report["solver"]["name"] = result.solver.solver;
   report["solver"]["iterations"] = result.solver.iterations;
   report["solver"]["operations"] = result.solver.operations;
+  if (result.solver.relative_gap) report["solver"]["relative_gap"] = *result.solver.relative_gap;
   nldr_tool::add_resources(report, times);
   emit_json(a.json, report);
   return ok;
@@ -393,6 +394,9 @@ int main(int argc, char** argv) {
                         "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: sparse factorization, automatic "
                         "(SuiteSparse's when built with it, from 5000 points), simplicial, supernodal or lu (lle only)")
       ->capture_default_str();
+  embed_cmd->add_flag("--report-gap", em.method.report_gap,
+                      "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: solve for one more eigenpair and "
+                      "report the relative gap after the last coordinate (solver.relative_gap; near 0: ill-determined)");
   embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");
   add_json_option(*embed_cmd, em.json);

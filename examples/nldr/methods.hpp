@@ -21,6 +21,7 @@ struct MethodSettings {
   double reg = 1e-3;              ///< lle, modified-lle: Gram regularization
   double heat_t = 0;              ///< laplacian-eigenmaps: heat-kernel width (0 = automatic)
   std::string factorization = "automatic";  ///< spectral methods: automatic | simplicial | supernodal | lu
+  bool report_gap = false;                  ///< spectral methods: also report the relative eigengap
 };
 
 /// The spectral methods' sparse factorization by name.
@@ -61,7 +62,8 @@ inline nldr::Embedding<double> run_method(const MethodSettings& m, const nldr::M
   if (m.name == "isomap") return nldr::Isomap{{.dim = m.dim}}.embed(X, *graph);
   if (m.name == "landmark-isomap")
     return nldr::LandmarkIsomap{{.dim = m.dim, .landmarks = m.landmarks}}.embed(X, *graph);
-  const nldr::SpectralSolverOptions solver{.factorization = factorization_named(m.factorization)};
+  const nldr::SpectralSolverOptions solver{.factorization = factorization_named(m.factorization),
+                                           .report_gap = m.report_gap};
   if (m.name == "lle") return nldr::LocallyLinearEmbedding{{.dim = m.dim, .reg = m.reg, .solver = solver}}.embed(X, *graph);
   if (m.name == "modified-lle")
     return nldr::LocallyLinearEmbedding{

@@ -174,6 +174,38 @@ TEST_CASE("gram_eigen: the LU is pinned where the left null vector is large", "[
 }
 #endif
 
+TEST_CASE("sparse_eigen: report_gap gives the relative gap of a ring's Laplacian in closed form", "[sparse_eigen]") {
+  // The Laplacian of a ring of n points has eigenvalues 2 - 2 cos(2 pi k / n), each double for
+  // 0 < k < n / 2: after lambda_1 comes lambda_1 again (gap 0), after that lambda_2.
+  const int n = 200;
+  nldr::detail::SparseLower ring(n, n);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int i = 0; i < n; ++i) {
+    entries.emplace_back(i, i, 2.0);
+    entries.emplace_back(std::max(i, (i + 1) % n), std::min(i, (i + 1) % n), -1.0);
+  }
+  ring.setFromTriplets(entries.begin(), entries.end());
+  const auto lambda = [&](int k) { return 2 - 2 * std::cos(2 * std::numbers::pi * k / n); };
+  const Eigen::VectorXd constant = Eigen::VectorXd::Ones(n);
+  for (const nldr::index_t dense_below : {0, 1000}) {
+    CAPTURE(dense_below);
+    const nldr::SpectralSolverOptions options{.dense_below = dense_below, .report_gap = true};
+    const auto two = nldr::detail::bottom_eigenpairs(ring, 2, options, "test", constant);  // d = 1
+    REQUIRE(two.diagnostics.relative_gap.has_value());
+    CHECK(*two.diagnostics.relative_gap < 1e-8);  // lambda_1 twice: accurate to ~1e-12 of lambda_1 = 1e-3
+    const auto three = nldr::detail::bottom_eigenpairs(ring, 3, options, "test", constant);  // d = 2
+    REQUIRE(three.values.size() == 3);
+    REQUIRE(three.vectors.cols() == 3);
+    CHECK_THAT(*three.diagnostics.relative_gap, WithinAbs((lambda(2) - lambda(1)) / lambda(2), 1e-8));
+    CHECK_THAT(three.values[2], WithinAbs(lambda(1), 1e-12));
+    CHECK_FALSE(nldr::detail::bottom_eigenpairs(ring, 3, {.dense_below = dense_below}, "test", constant)
+                    .diagnostics.relative_gap.has_value());
+  }
+  const nldr::detail::SparseLower small = ring.topLeftCorner(4, 4);
+  CHECK_THROWS_CONTAINING(nldr::detail::bottom_eigenpairs(small, 3, {.report_gap = true}, "test"),
+                          nldr::invalid_argument, "report_gap");
+}
+
 TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to try", "[sparse_eigen]") {
   const auto lower = random_laplacian(500, 3);
   SECTION("non-convergence") {
@@ -384,6 +416,15 @@ TEMPLATE_TEST_CASE("standard LLE through the LU of I - W equals a dense solve of
     CHECK_THAT(double(result.eigenvalues[c]), WithinAbs(dense.eigenvalues()[c + 1], 1e-11 + 1e-4 * dense.eigenvalues()[c + 1]));
   CHECK(worst_column_alignment(result.coordinates, dense.eigenvectors().middleCols(1, 2)) > 1 - 1e-5);
   CHECK_THAT(result.reconstruction_error, WithinRel(std::accumulate(errors.begin(), errors.end(), 0.0), 1e-12));
+
+  // report_gap: the same embedding, and the gap after lambda_2 that the dense spectrum gives.
+  nldr::LleOptions gap_options = options;
+  gap_options.solver.report_gap = true;
+  const auto with_gap = LocallyLinearEmbedding{gap_options}.embed(roll.points, graph);
+  CHECK(worst_column_alignment(with_gap.coordinates, result.coordinates.template cast<double>()) > 1 - 1e-6);
+  REQUIRE(with_gap.solver.relative_gap.has_value());
+  const double expected_gap = (dense.eigenvalues()[3] - dense.eigenvalues()[2]) / dense.eigenvalues()[3];
+  CHECK_THAT(*with_gap.solver.relative_gap, WithinAbs(expected_gap, 1e-3));
 
   // `automatic` takes it from suitesparse_from points on; the other variants have no I - W to factorize.
   const nldr::SpectralSolverOptions automatic{.dense_below = 0, .suitesparse_from = 400};

@@ -225,6 +225,16 @@ TEST_CASE("embed --factorization: the simplicial, supernodal and lu factorizatio
   CHECK_FALSE(std::filesystem::exists(s / "y4.csv"));
 }
 
+TEST_CASE("embed --report-gap adds the relative eigengap to the report", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 2 --out " + s / "x.csv").exit_code == 0);
+  const std::string embed = "embed --in " + s / "x.csv" + " --method ltsa --k 10 --out " + s / "y.csv --json ";
+  REQUIRE(nldr_run(s, embed + s / "plain.json").exit_code == 0);
+  CHECK_THAT(slurp(s / "plain.json"), !ContainsSubstring("relative_gap"));
+  REQUIRE(nldr_run(s, embed + s / "gap.json --report-gap").exit_code == 0);
+  CHECK_THAT(slurp(s / "gap.json"), ContainsSubstring("\"relative_gap\": 0."));
+}
+
 TEST_CASE("results do not depend on the thread count", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 4 --out " + s / "x.csv").exit_code == 0);

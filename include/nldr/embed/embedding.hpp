@@ -5,6 +5,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 
+#include <optional>
 #include <string>
 
 namespace nldr {
@@ -16,6 +17,10 @@ struct EigenDiagnostics {
   int operations = 0;              ///< matrix-vector products or solves (0 for dense)
   bool converged = true;
   double factorization_seconds = 0;  ///< sparse factorization time, when there was one
+  /// Spectral methods with SpectralSolverOptions::report_gap: (lambda_{d+1} - lambda_d) / lambda_{d+1},
+  /// the relative gap after the last eigenvalue kept (the null one not counted). Near 0 the d-th
+  /// coordinate is ill-determined: any mix of it with the next eigenvector fits about as well.
+  std::optional<double> relative_gap;
 };
 
 template <Real T>

@@ -121,6 +121,10 @@ inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare
                                                               const std::string& method) {
   validate_solver_options(options);
   const Eigen::Index n = A.rows();
+  if (options.report_gap)
+    return solve_reporting_gap(options, n, nev, [&](const SpectralSolverOptions& inner, int count) {
+      return gram_bottom_eigenpairs(A, count, inner, method);
+    });
   BottomEigenpairs result;
   Stopwatch factor_clock;
   GramPseudoInverse op(A);

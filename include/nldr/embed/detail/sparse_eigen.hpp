@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace nldr {
 
@@ -94,6 +95,10 @@ struct SpectralSolverOptions {
   /// at N. Measured on LLE, LTSA and Laplacian matrices of a Swiss roll, S-curve and twin peaks
   /// (N = 2 * 10^4, d = 2): 13 solves with ncv = 12 against 21 with 20, the same eigenvalues to 1e-14.
   int lanczos_vectors = 0;
+  /// Also solve for the next eigenpair and report the relative gap after the last one kept
+  /// (EigenDiagnostics::relative_gap): how well the embedding's subspace is determined. Costs one
+  /// more Lanczos pair (ncv 4 w + 8 instead of 4 w + 4 when automatic); needs N >= d + 3.
+  bool report_gap = false;
 };
 
 namespace detail {
@@ -208,11 +213,38 @@ inline Eigen::Index lanczos_vector_count(const SpectralSolverOptions& options, i
                                        : 4 * Eigen::Index(wanted) + 4);
 }
 
+/// What a solver does under options.report_gap: solves for nev + 1 pairs through
+/// solve(options', nev + 1) (options' the same without report_gap), records the relative gap
+/// between pairs nev - 1 and nev (the first pair is the null one) and returns the first nev.
+/// solve returns BottomEigenpairs, or std::optional of it (a solver that may decline).
+/// \throws nldr::invalid_argument ("report_gap") when n < nev + 2.
+template <class Solve>
+auto solve_reporting_gap(const SpectralSolverOptions& options, Eigen::Index n, int nev, Solve&& solve) {
+  if (n < Eigen::Index(nev) + 2)
+    throw_invalid("report_gap", "report_gap needs one eigenpair beyond the ", nev, " solved for, but N = ", n,
+                  ": embed more points or turn report_gap off");
+  SpectralSolverOptions inner = options;
+  inner.report_gap = false;
+  auto result = solve(inner, nev + 1);
+  auto keep = [nev](BottomEigenpairs& pairs) {
+    const double last = pairs.values[nev - 1], next = pairs.values[nev];
+    pairs.diagnostics.relative_gap = next > 0 ? std::max(0.0, next - last) / next : 0.0;
+    pairs.values.conservativeResize(nev);
+    pairs.vectors.conservativeResize(Eigen::NoChange, nev);
+  };
+  if constexpr (std::is_same_v<decltype(result), BottomEigenpairs>)
+    keep(result);
+  else if (result)
+    keep(*result);
+  return result;
+}
+
 /// Whether standard LLE's nev bottom eigenpairs of N points come from the LU of I - W (gram_eigen.hpp)
 /// rather than from a factorization of M: `lu` asked for, or `automatic` with SuiteSparse from
 /// suitesparse_from points on; never where bottom_eigenpairs would take the dense solver.
 inline bool use_weights_lu(const SpectralSolverOptions& options, index_t n, int nev) {
-  if (n < options.dense_below || n <= 2 * index_t(nev) + 1) return false;
+  const index_t solved = index_t(nev) + (options.report_gap ? 1 : 0);
+  if (n < options.dense_below || n <= 2 * solved + 1) return false;
   return options.factorization == Factorization::lu ||
          (options.factorization == Factorization::automatic && have_suitesparse() && n >= options.suitesparse_from);
 }
@@ -291,6 +323,10 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
                                           const std::string& method, const Eigen::VectorXd& null_vector = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
+  if (options.report_gap)
+    return solve_reporting_gap(options, n, nev, [&](const SpectralSolverOptions& inner, int count) {
+      return bottom_eigenpairs(lower, count, inner, method, null_vector);
+    });
   if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
     // The matrix, the eigenvectors and the solver's workspace: three N x N doubles.
     check_memory(3 * std::uint64_t(n) * std::uint64_t(n) * sizeof(double),
