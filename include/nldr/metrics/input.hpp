@@ -139,9 +139,11 @@ class InputView {
       throw_invalid(name, name, " is a precomputed distance matrix of ", data_.rows(), " x ", data_.cols(),
                     ": it must be square, N x N, one row and one column per point");
     if (rows_ == 0) throw_invalid(name, name, " is an empty distance matrix: supply N x N distances, N >= 1");
+    double largest = 0;
     for (index_t i = 0; i < rows_; ++i)
       for (index_t j = 0; j < rows_; ++j) {
         const T value = data_(i, j);
+        largest = std::max(largest, double(value));
         if (!std::isfinite(value) || value < 0)
           throw_invalid(name, name, "(", i, ", ", j, ") = ", value,
                         " is not a finite, non-negative distance: precomputed distances must be >= 0 and finite");
@@ -149,7 +151,6 @@ class InputView {
           throw_invalid(name, name, "(", i, ", ", i, ") = ", value,
                         " must be 0 (a point's distance to itself): is this a similarity matrix?");
       }
-    const double largest = double(data_.maxCoeff());
     if (!std::isfinite(largest * largest * double(rows_) * double(rows_)))  // pair measures sum N^2 squares
       throw_invalid(name, name, " holds a distance of ", largest, ", whose square summed over the N = ", rows_,
                     " points overflows a double: rescale the distances");
