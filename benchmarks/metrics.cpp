@@ -25,7 +25,7 @@
 
 namespace {
 
-// A Swiss roll (seed 001 eq. 3) and a noisy unrolled embedding of it: (arc-like angle, height) plus
+// A Swiss roll (Xia et al. 2008, eq. 3) and a noisy unrolled embedding of it: (arc-like angle, height) plus
 // Gaussian noise, a typical "good but imperfect" embedding.
 void make_data(int n, nldr::Matrix<double>& X, nldr::Matrix<double>& Y) {
   nldr::Random random(2026);

@@ -6,8 +6,8 @@
 // median CPU seconds (all threads) and median wall seconds over the repeats, each with its ratio to
 // the kNN build with the same k. Run with OMP_WAIT_POLICY=passive for honest CPU figures: by default
 // an idle OpenMP thread spins after a parallel region, and that counts as CPU time.
-// Then, on 2000 points with K = 40 (seed 001's setting): the short-circuit pruning pass alone
-// (candidates precomputed), and the R*-tree build and per-query times seed 001 reports
+// Then, on 2000 points with K = 40 (the setting of Xia et al. 2008): the short-circuit pruning pass
+// alone (candidates precomputed), and the R*-tree build and per-query times that Xia et al. 2008 report
 // (250 ms build, 0.4 ms per query on a Pentium 4).
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
 #endif
   }
 
-  // Seed 001's setting: 2000 points, K = 40.
+  // The setting of Xia et al. 2008: 2000 points, K = 40.
   const auto small = nldr::datasets::swiss_roll<double>({.n = 2000, .noise = 0.0, .seed = 7});
   const Graph candidates = nldr::KNearest{40}(small.points);
   const int small_repeats = 21;

@@ -3,9 +3,9 @@
 //
 // Usage: neighborhood_study <output-dir> [--digits digits.csv]
 // Writes <output-dir>/study.md (the tables) and <output-dir>/study-*.svg (the plots of part a).
-//   a. seed 001's experiment: residual variance against the true manifold distances, plain kNN vs
+//   a. the experiment of Xia et al. 2008: residual variance against the true manifold distances, plain kNN vs
 //      short-circuit pruning, K = 6..40, LLE / Isomap / Laplacian Eigenmaps;
-//   b. seed 000's table: Spearman's rho, Konig's measure, MRRE for every selector x method x data set;
+//   b. Roy 2015's table: Spearman's rho, Konig's measure, MRRE for every selector x method x data set;
 //   c. 7-NN 5-fold classification error of embeddings of the digits (a CSV with the label last);
 //   d. the same as b on Swiss rolls with Gaussian noise 0, 0.5, 1.
 #include "nldr/methods.hpp"
@@ -137,10 +137,10 @@ void markdown_header(std::ostream& out, const std::vector<std::string>& cells) {
   out << '\n';
 }
 
-// ---- a. seed 001's experiment ------------------------------------------------------------------
+// ---- a. the experiment of Xia et al. 2008 -------------------------------------------------------
 
 void part_a(std::ostream& md, const std::filesystem::path& dir) {
-  md << "## a. Short-circuit pruning vs plain kNN over K (seed 001's experiment)\n\n"
+  md << "## a. Short-circuit pruning vs plain kNN over K (the experiment of Xia et al. 2008)\n\n"
         "Residual variance 1 - r^2 between embedding distances and the exact manifold distances "
         "(0 best); `disconnected` = the graph fell apart, `fails [n]` = note n at the end.\n\n";
   const std::vector<nldr::index_t> ks{6, 8, 10, 12, 15, 20, 25, 30, 40};
@@ -189,7 +189,7 @@ void part_a(std::ostream& md, const std::filesystem::path& dir) {
   }
 }
 
-// ---- b. and d. seed 000's table ----------------------------------------------------------------
+// ---- b. and d. Roy 2015's table ----------------------------------------------------------------
 
 void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, nldr::index_t k) {
   const Reference reference = reference_of(data);
@@ -209,7 +209,7 @@ void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, n
 
 void part_b(std::ostream& md) {
   const nldr::index_t k = 12;
-  md << "## b. Every selector x method (seed 000's table)\n\n"
+  md << "## b. Every selector x method (Roy 2015's table)\n\n"
         "Cells: Spearman's rho (1 best) / Konig's KM(12, 24) (1 best) / MRRE_X(12) (0 best), against "
         "the exact manifold distances (Swiss roll, S-curve, Swiss hole) or the intrinsic chart "
         "coordinates (Mobius strip, twin peaks). N = 1500, candidate lists of k = 12; epsilon's radius is the "
@@ -247,7 +247,7 @@ void part_c(std::ostream& md, const std::optional<std::string>& digits_path) {
   std::vector<int> labels(std::size_t(table.rows()));
   for (Eigen::Index i = 0; i < table.rows(); ++i) labels[std::size_t(i)] = int(table(i, table.cols() - 1));
   const nldr::index_t k = 12, dim = 5;
-  md << "7-NN classification error, 5-fold stratified cross-validation (seed 000 sec. 4.2), of " << dim
+  md << "7-NN classification error, 5-fold stratified cross-validation (Roy 2015, sec. 4.2), of " << dim
      << "-D embeddings of the " << X.rows() << " handwritten digits (" << X.cols()
      << "-D, scikit-learn's copy of the UCI set), candidate lists of k = " << k
      << ". Without reduction the error is " << fixed(nldr::metrics::knn_error(X, labels).error)

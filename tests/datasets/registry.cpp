@@ -36,7 +36,7 @@ constexpr double coordinate_tolerance = std::is_same_v<T, float> ? 1e-4 : 1e-10;
 
 }  // namespace
 
-TEST_CASE("dataset_names lists the 11 sets of ALGORITHMS.md sec. 5", "[datasets]") {
+TEST_CASE("dataset_names lists the 11 sets of docs/algorithms.md sec. 5", "[datasets]") {
   const auto names = ds::dataset_names();
   REQUIRE(names.size() == expected.size());
   for (const auto& e : expected) CHECK(std::find(names.begin(), names.end(), e.name) != names.end());

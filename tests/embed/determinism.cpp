@@ -1,5 +1,5 @@
 // Determinism: the same input gives bit-identical output on every run and for 1, 2 or 3 threads,
-// for every selector and every embedder (docs/errors.md; DESIGN.md's reproducibility rule).
+// for every selector and every embedder (docs/errors.md; the rule in include/nldr/core/parallel.hpp).
 #include "catch.hpp"
 
 #include <nldr/nldr.hpp>

@@ -166,7 +166,7 @@ TEMPLATE_TEST_CASE("a random embedding has R_NX and B_NX near 0", "[metrics][cor
 }
 
 TEST_CASE("swapping X and Y transposes Q: B_NX changes sign, T and C trade places", "[metrics][coranking]") {
-  // B_NX counts r < rho as intrusions (ALGORITHMS.md sign; R's coRanking uses the opposite sign), so
+  // B_NX counts r < rho as intrusions (docs/algorithms.md sign; R's coRanking uses the opposite sign), so
   // exchanging the roles of the spaces must negate it exactly (integer counts).
   const auto X = test_data::uniform<double>(80, 3, 41);
   const auto Y = test_data::distorted(X, 0.1, 42);

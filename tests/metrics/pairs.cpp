@@ -29,7 +29,7 @@ TEMPLATE_TEST_CASE("Spearman's rho equals the average-rank Pearson brute force",
   CHECK(s.pairs == 780);
   CHECK_FALSE(s.sampled);
   CHECK_THAT(s.rho, WithinAbs(reference::pearson(reference::average_ranks(dx), reference::average_ranks(dy)), summation_tol));
-  // No ties here, so seed 000 eq. 4.1 applies: 1 - 6 sum d^2 / (T^3 - T).
+  // No ties here, so Roy 2015, eq. 4.1 applies: 1 - 6 sum d^2 / (T^3 - T).
   const auto ra = reference::average_ranks(dx), rb = reference::average_ranks(dy);
   double d2 = 0;
   for (std::size_t p = 0; p < ra.size(); ++p) d2 += (ra[p] - rb[p]) * (ra[p] - rb[p]);

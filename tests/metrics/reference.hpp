@@ -1,5 +1,5 @@
 // Literal, brute-force reference implementations of the quality measures, written from the
-// definitions (ALGORITHMS.md sec. 4 and the papers cited in the headers) with explicit rank
+// definitions (docs/algorithms.md sec. 4 and the papers cited in the headers) with explicit rank
 // matrices, explicit neighborhood sets and the explicit co-ranking matrix. Slow (O(N^3) in places)
 // and simple on purpose; only for small N in tests. Nothing here calls nldr::metrics.
 #pragma once
@@ -118,7 +118,7 @@ inline std::pair<double, double> mrre(const Ranks& rho, const Ranks& r, int K) {
   return {x / h, y / h};
 }
 
-/// Seed 000 eq. 4.2, literally.
+/// Roy 2015, eq. 4.2, literally.
 inline double konig(const Ranks& rho, const Ranks& r, int k1, int k2) {
   double total = 0;
   for (std::size_t i = 0; i < rho.size(); ++i)

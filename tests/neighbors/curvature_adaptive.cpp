@@ -37,7 +37,7 @@ TEMPLATE_TEST_CASE("CurvatureAdaptive keeps exactly the pairs of a literal Algor
   const auto graph = nldr::CurvatureAdaptive{
       BruteCandidates{k}, {.tolerance = tol, .mean_floor = mean_floor, .gaussian_floor = gaussian_floor, .reconnect = false}}(X);
   // Curvatures from the public estimator on the same kNN(12) lists (checked against closed forms
-  // in curvature.cpp); the rule over all pairs, written out as the seed states it.
+  // in curvature.cpp); the rule over all pairs, written out as Roy 2015 states it.
   const auto curv = nldr::estimate_curvature(X, BruteCandidates{k}(X), 2, 0);
   const auto lists = test_pruning::nearest(X, k);
   auto accepts = [&](int i, int j) {

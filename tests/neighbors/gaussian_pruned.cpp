@@ -21,7 +21,7 @@ double dist(const nldr::Matrix<T>& X, int a, int b) {
   return std::sqrt(s);
 }
 
-/// Literal Algorithm 5 (seed 000) per point: fit N(mu, sigma) by maximum likelihood to the
+/// Literal Algorithm 5 (Roy 2015) per point: fit N(mu, sigma) by maximum likelihood to the
 /// k(k-1)/2 distances among N_k(i); `literal` = keep the ceil(0.68 k) candidates of highest
 /// density phi((d - mu) / sigma) / sigma, else keep d <= mu + z sigma. A pair is kept when
 /// either endpoint keeps the other. Returns kept pairs and rejected directed entries.

@@ -12,7 +12,7 @@ using test_pruning::Pair;
 
 namespace {
 
-/// Literal Algorithm 4 (seed 000): every pair of points is examined; a pair that is a kNN
+/// Literal Algorithm 4 (Roy 2015): every pair of points is examined; a pair that is a kNN
 /// candidate (either lists the other) is kept iff |N_k(i) ∩ N_k(j)| >= threshold.
 /// Returns the kept pairs and the number of directed candidate entries the rule rejects.
 template <class T>

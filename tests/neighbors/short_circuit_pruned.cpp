@@ -17,7 +17,7 @@ using test_pruning::Pair;
 
 namespace {
 
-/// Literal seed 001 sec. 4.1 over all pairs: S(x) = mean distance to the 2 nearest neighbors,
+/// Literal Xia et al. 2008, sec. 4.1 over all pairs: S(x) = mean distance to the 2 nearest neighbors,
 /// eps = min(S_i, S_j), C = points of X in the closed box [m - eps, m + eps] around the midpoint
 /// (counted over all N points), candidate pair pruned iff C <= threshold. The box arithmetic is
 /// the one the header documents (midpoint and faces rounded in T, S summed in double).

@@ -1,5 +1,5 @@
 // clusters-3d: compact 3-D clusters joined by straight chains of points
-// (seed 000 ch. 4; Wittman's mani.m "3D Clusters", also in van der Maaten's drtoolbox).
+// (Roy 2015, ch. 4; Wittman's mani.m "3D Clusters", also in van der Maaten's drtoolbox).
 #pragma once
 
 #include <nldr/core/error.hpp>

@@ -1,5 +1,5 @@
 // toroidal-helix: a closed 1-D curve winding around a torus (Coifman & Lafon 2006, as in
-// Wittman's mani.m and van der Maaten's drtoolbox; seed 000 ch. 4).
+// Wittman's mani.m and van der Maaten's drtoolbox; Roy 2015, ch. 4).
 #pragma once
 
 #include <nldr/core/random.hpp>

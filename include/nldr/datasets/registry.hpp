@@ -27,7 +27,7 @@ struct Generator {
   Dataset<T> (*make)(const Options&);
 };
 
-/// The one list of built-in sets, in ALGORITHMS.md sec. 5 order.
+/// The one list of built-in sets, in docs/algorithms.md sec. 5 order.
 template <Real T>
 inline constexpr std::array<Generator<T>, 11> generators{{
     {"swiss-roll", &swiss_roll<T>},

@@ -2,7 +2,7 @@
 //
 // Surface as scikit-learn's make_s_curve: t in [-1.5 pi, 1.5 pi], y in [0, 2],
 //   point (sin t, y, sign(t) (cos t - 1)).
-// The profile curve is two unit circular arcs of opposite orientation (seed 001, sec. 3), so
+// The profile curve is two unit circular arcs of opposite orientation (Xia et al. 2008, sec. 3), so
 // its speed is 1 and the arc length from the start is t + 1.5 pi. The surface is developable
 // and unrolls to the rectangle [0, 3 pi] x [0, 2]: intrinsic (t + 1.5 pi, y) is isometric.
 #pragma once
@@ -46,7 +46,7 @@ Dataset<T> s_curve_from(const std::string& name, const Options& options, double 
 
 }  // namespace detail
 
-/// S-curve (scikit-learn's make_s_curve; seed 001 fig. 1d): t ~ U[-1.5 pi, 1.5 pi],
+/// S-curve (scikit-learn's make_s_curve; Xia et al. 2008, fig. 1d): t ~ U[-1.5 pi, 1.5 pi],
 /// y ~ U[0, 2], point (sin t, y, sign(t)(cos t - 1)). Intrinsic (t + 1.5 pi, y), isometric;
 /// parameter t. n >= 1.
 template <Real T = double>
@@ -54,7 +54,7 @@ Dataset<T> s_curve(const Options& options = {}) {
   return detail::s_curve_from<T>("s-curve", options, 0.0, 0.0);
 }
 
-/// Broken S-curve (seed 001 fig. 1a, which gives no formula; our definition): the S-curve
+/// Broken S-curve (Xia et al. 2008, fig. 1a, which gives no formula; our definition): the S-curve
 /// without the band t in (-0.15 pi, 0.15 pi), a tenth of its length at the inflection, so
 /// the sample is two pieces about 0.93 apart in space. Intrinsic (t + 1.5 pi, y) as for the
 /// S-curve; its Euclidean distances are the distances on the unbroken S-surface the pieces

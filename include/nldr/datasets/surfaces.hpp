@@ -1,5 +1,5 @@
 // Curved 2-D surfaces in 3-D: punctured-sphere, twin-peaks, gaussian, mobius
-// (seed 000 ch. 1 and 4; definitions of Wittman's mani.m where the seed names them only).
+// (Roy 2015, ch. 1 and 4; definitions of Wittman's mani.m where the dissertation only names them).
 #pragma once
 
 #include <nldr/core/random.hpp>
@@ -18,7 +18,7 @@ namespace nldr::datasets {
 /// punctured sphere (after Saul & Roweis) ends at about z = 0.73 (in our centering).
 inline constexpr double punctured_sphere_z_max = 0.75;
 
-/// Punctured sphere (seed 000 fig. 1.4): points uniform by area on the unit sphere minus the
+/// Punctured sphere (Roy 2015, fig. 1.4): points uniform by area on the unit sphere minus the
 /// polar cap z > 0.75 (Archimedes: z ~ U[-1, 0.75] and azimuth ~ U[0, 2 pi) is uniform by
 /// area; mani.m instead lifts a planar grid, which is denser near the cap). Intrinsic:
 /// stereographic coordinates (x, y) / (1 - z) from the north pole, a conformal chart of the
@@ -44,7 +44,7 @@ Dataset<T> punctured_sphere(const Options& options = {}) {
   return data;
 }
 
-/// Twin peaks (seed 000 fig. 1.3; Saul & Roweis, as in mani.m): (x, y) ~ U(-1, 1]^2,
+/// Twin peaks (Roy 2015, fig. 1.3; Saul & Roweis, as in mani.m): (x, y) ~ U(-1, 1]^2,
 /// point (x, y, sin(pi x) tanh(3 y)). Intrinsic (x, y), the graph chart, not isometric; no
 /// closed-form geodesics. Parameter z. n >= 1.
 template <Real T = double>
@@ -64,7 +64,7 @@ Dataset<T> twin_peaks(const Options& options = {}) {
   return data;
 }
 
-/// Gaussian surface (seed 000 fig. 3.3a; mani.m's "Gaussian randomly sampled", sigma = 1):
+/// Gaussian surface (Roy 2015, fig. 3.3a; mani.m's "Gaussian randomly sampled", sigma = 1):
 /// (x, y) ~ N(0, I), point (x, y, exp(-(x^2 + y^2) / 2) / (2 pi)). Intrinsic (x, y), the
 /// graph chart, not isometric; no closed-form geodesics; no labels. Parameter z. n >= 1.
 template <Real T = double>
@@ -84,7 +84,7 @@ Dataset<T> gaussian(const Options& options = {}) {
   return data;
 }
 
-/// Mobius strip (seed 000 table 4.4, no formula given; the standard parametrization):
+/// Mobius strip (Roy 2015, table 4.4, no formula given; the standard parametrization):
 /// u ~ U[0, 2 pi), v ~ U[-1, 1], point ((1 + v/2 cos(u/2)) cos u, (1 + v/2 cos(u/2)) sin u,
 /// v/2 sin(u/2)): radius 1, width 1, uniform in (u, v). Intrinsic (u, v): not isometric
 /// (this strip is not developable) and not a global chart (the strip is non-orientable:

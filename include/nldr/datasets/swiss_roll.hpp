@@ -3,7 +3,7 @@
 // All three lie on the same surface (scikit-learn's make_swiss_roll, Roweis & Saul 2000):
 //   x = t cos t,  y = h,  z = t sin t,   t in [1.5 pi, 4.5 pi], h in [0, 21].
 // The surface is developable: unrolled, it is the rectangle [s(1.5 pi), s(4.5 pi)] x [0, 21]
-// with s(t) the arc length of the spiral r = t (seed 001, eq. 3). Intrinsic coordinates are
+// with s(t) the arc length of the spiral r = t (Xia et al. 2008, eq. 3). Intrinsic coordinates are
 // (s(t), h), so Euclidean distances between them are manifold distances (for the sets with
 // a hole, geodesics bend around it: RectangularHoleGeodesic).
 #pragma once
@@ -21,7 +21,7 @@
 
 namespace nldr::datasets {
 
-/// Arc length of the spiral (t cos t, t sin t) from t = 0 (seed 001, eq. 3):
+/// Arc length of the spiral (t cos t, t sin t) from t = 0 (Xia et al. 2008, eq. 3):
 /// s(t) = (t sqrt(t^2 + 1) + asinh t) / 2, since the speed is sqrt(1 + t^2). Any real t.
 inline double swiss_roll_arc_length(double t) { return 0.5 * (t * std::sqrt(t * t + 1) + std::asinh(t)); }
 
@@ -71,7 +71,7 @@ Dataset<T> swiss_roll(const Options& options = {}) {
   return data;
 }
 
-/// Swiss hole (seed 000 fig. 1.5; Donoho & Grimes 2003, as in Wittman's mani.m): the Swiss
+/// Swiss hole (Roy 2015, fig. 1.5; Donoho & Grimes 2003, as in Wittman's mani.m): the Swiss
 /// roll without the open rectangle t in (9, 12), h in (9, 14) (drawn by rejection).
 /// Intrinsic (s(t), h) but NOT isometric: geodesics bend around the hole, which
 /// manifold_distances() accounts for exactly. Parameter t. n >= 1.
@@ -89,8 +89,8 @@ Dataset<T> swiss_hole(const Options& options = {}) {
   return data;
 }
 
-/// Non-uniformly sampled Swiss roll with a missing rectangular strip (seed 001, fig. 5,
-/// which uses n = 450; the seed gives no formula, so this is our definition):
+/// Non-uniformly sampled Swiss roll with a missing rectangular strip (Xia et al. 2008, fig. 5,
+/// which uses n = 450; the paper gives no formula, so this is our definition):
 /// t has the truncated exponential density ~ exp(-ln(8) (t - t_min) / (t_max - t_min)) on
 /// [1.5 pi, 4.5 pi] (8x denser at the inner end in t, about 24x per unit area), h ~ U[0, 21],
 /// and the open strip t in (2.9 pi, 3.1 pi), h in (3, 18) is empty (rejection). Intrinsic

@@ -4,9 +4,9 @@
 // References: Lee & Verleysen 2009, "Quality assessment of dimensionality reduction: Rank-based
 // criteria", Neurocomputing 72 (co-ranking matrix, Q_NX, B_NX); Chen & Buja 2009, JASA 104 (LCMC);
 // Lee, Renard & Verleysen 2013 / Lee, Peluffo-Ordonez & Verleysen 2015, Neurocomputing 169 (R_NX and
-// its log-K area); Venna & Kaski 2001/2006 (trustworthiness, continuity); seed 002 eq. 1.1-1.5.
+// its log-K area); Venna & Kaski 2001/2006 (trustworthiness, continuity); Dupere et al. 2022, eq. 1.1-1.5.
 //
-// The trick (ALGORITHMS.md sec. 4): the pair (i, j) is in both K-neighborhoods exactly when
+// The trick (docs/algorithms.md sec. 4): the pair (i, j) is in both K-neighborhoods exactly when
 // K >= max(rho_ij, r_ij), so a histogram of that maximum, prefix-summed, gives Q_NX(K) for every K.
 // Intrusions, extrusions and the trustworthiness/continuity penalties are histograms and difference
 // arrays over K in the same way. Time O(N^2 log N) (full curve) or about O(N^2) (K <= k_max << N),
@@ -53,7 +53,7 @@ class CoRankingSummary {
   /// extrusions; > 0 means an intrusive embedding. R's coRanking package uses the opposite sign.
   double b_nx(index_t K) const { return double(at(intrusions_, K) - at(extrusions_, K)) / (double(K) * n_); }
   /// Trustworthiness T(K) = 1 - (2 / G_K) sum_i sum_{j in M_K(i) \ N_K(i)} (rho_ij - K) (Venna & Kaski
-  /// 2001), G_K as in ALGORITHMS.md sec. 4 (both branches). In [0, 1]; 1 = no false neighbors in Y.
+  /// 2001), G_K as in docs/algorithms.md sec. 4 (both branches). In [0, 1]; 1 = no false neighbors in Y.
   double trustworthiness(index_t K) const { return 1.0 - 2.0 * double(penalty(trust_, K)) / normalizer(K); }
   /// Continuity C(K): trustworthiness with X and Y swapped (neighbors of X missing from Y's).
   double continuity(index_t K) const { return 1.0 - 2.0 * double(penalty(cont_, K)) / normalizer(K); }
@@ -216,7 +216,7 @@ std::vector<double> rnx_curve(const A& X, const B& Y) {
 }
 
 /// The explicit (N-1) x (N-1) co-ranking matrix, Q(k-1, l-1) = #{(i, j): rho_ij = k, r_ij = l}
-/// (Lee & Verleysen 2009, eq. 1; seed 002 eq. 1.2), for small N and plots. Memory: (N-1)^2 int64
+/// (Lee & Verleysen 2009, eq. 1; Dupere et al. 2022, eq. 1.2), for small N and plots. Memory: (N-1)^2 int64
 /// per thread; refused with nldr::memory_limit_exceeded when that exceeds `memory_limit_bytes`
 /// (0: the available memory). Use coranking_summary() for the criteria at large N.
 template <MetricInput A, MetricInput B>

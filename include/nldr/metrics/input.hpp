@@ -172,7 +172,7 @@ inline void validate_correlated(const PearsonAccumulator& pearson, const std::st
                     measure, " is undefined: check ", *name);
 }
 
-/// Requires 1 <= k <= N - 2 (ALGORITHMS.md sec. 4: R_NX and the rank criteria are defined there).
+/// Requires 1 <= k <= N - 2 (docs/algorithms.md sec. 4: R_NX and the rank criteria are defined there).
 inline void validate_rank_k(Eigen::Index k, Eigen::Index n, const std::string& name = "k") {
   if (n < 3) throw_invalid("X", "rank-based quality needs N >= 3 points, got N = ", n, ": supply more points");
   if (k < 1) throw_invalid(name, name, " = ", k, " must be >= 1");

@@ -1,4 +1,4 @@
-// k-NN classification error of an embedding with stratified k-fold cross-validation (seed 000
+// k-NN classification error of an embedding with stratified k-fold cross-validation (Roy 2015,
 // sec. 4.2: 7-NN, 5-fold; the protocol of van der Maaten, Postma & van den Herik 2009, "Dimensionality
 // reduction: a comparative review", TiCC TR 2009-005).
 #pragma once

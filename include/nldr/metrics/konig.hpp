@@ -1,6 +1,6 @@
 // Konig's measure KM(k1, k2) of topology preservation (Konig 2000, "Interactive visualization and
 // analysis of hierarchical neural projections for data mining", IEEE Trans. Neural Networks 11(3);
-// seed 000 eq. 4.2, ALGORITHMS.md sec. 4).
+// Roy 2015, eq. 4.2, docs/algorithms.md sec. 4).
 #pragma once
 
 #include <nldr/core/error.hpp>

@@ -3,7 +3,8 @@
 //
 // Which rank divides: in the papers the sum over the K-neighborhood of one space is divided by the
 // rank in the OTHER space: over X's neighborhood N_K(i) by r_ij (rank in Y), over Y's M_K(i) by rho_ij
-// (rank in X). ALGORITHMS.md sec. 4 wrote the own-space rank; we follow the papers as we read them,
+// (rank in X). An earlier draft of the specification wrote the own-space rank; we follow the papers
+// as we read them (docs/algorithms.md sec. 4),
 // and an independent implementation of the book's eqs. 6.3-6.4 (tensorflow-projection-qm) agrees.
 // Normalization H_K = N sum_{k=1}^{K} |N - 2k| / k as in Lee & Verleysen 2009 (ranks 1..N-1).
 #pragma once

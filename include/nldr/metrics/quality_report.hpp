@@ -41,7 +41,7 @@ struct QualityOptions {
   std::uint64_t spearman_max_pairs = 1'000'000;
   /// Pairs for Kruskal stress and residual variance (no memory cost): all up to this, else sampled.
   std::uint64_t distance_max_pairs = 50'000'000;
-  /// k-NN classifier (used with labels): neighbors and folds (seed 000 sec. 4.2: 7-NN, 5-fold).
+  /// k-NN classifier (used with labels): neighbors and folds (Roy 2015, sec. 4.2: 7-NN, 5-fold).
   index_t knn_k = 7, knn_folds = 5;
   /// Seed of every subsample (pairs) and of the cross-validation folds.
   std::uint64_t seed = 0;
@@ -62,7 +62,7 @@ struct QualityReport {
   double mrre_y = 0;                 ///< MRRE over Y-neighborhoods, 0 best
   double konig = 0;                  ///< KM(konig_k1, konig_k2), [0, 1], 1 best
   double spearman_rho = 0;           ///< rank correlation of pairwise distances, 1 best
-  double kruskal_stress = 0;         ///< plain stress-1 (seed 004), 0 best
+  double kruskal_stress = 0;         ///< plain stress-1 (David 2015), 0 best
   double kruskal_stress_scaled = 0;  ///< stress-1 after optimal scaling, 0 best
   double residual_variance = 0;      ///< 1 - r^2 against the input distances, 0 best
   std::optional<double> residual_variance_truth;  ///< against the ground truth, when given

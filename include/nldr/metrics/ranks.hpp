@@ -1,7 +1,7 @@
 // The one rank engine behind every rank-based quality measure (co-ranking criteria, trustworthiness,
 // continuity, MRRE, Konig's measure): per point, the ranks of the other points in X and in Y.
 //
-// Rank rule (ALGORITHMS.md sec. 4): for point i, rho_ij is the rank of j among the N - 1 other
+// Rank rule (docs/algorithms.md sec. 4): for point i, rho_ij is the rank of j among the N - 1 other
 // points by distance in X (1 = nearest), r_ij the same in Y; ties of the distance are broken by the
 // smaller index. The distance compared is the squared Euclidean distance computed in the input's
 // scalar type (monotone in the distance, no sqrt rounding), or the given value for a precomputed

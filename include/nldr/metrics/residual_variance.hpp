@@ -1,5 +1,5 @@
 // Residual variance 1 - r^2 of an embedding (Tenenbaum, de Silva & Langford 2000, Science 290,
-// fig. 2; seed 001 eq. 5): r is the Pearson correlation between the pairwise distances of a
+// fig. 2; Xia et al. 2008, eq. 5): r is the Pearson correlation between the pairwise distances of a
 // reference and of Y. The reference is what the embedding should reproduce: the input distances
 // (points X), graph geodesic distances (precomputed(G), computed by the caller), or ground-truth
 // manifold coordinates (points; e.g. the Swiss roll's (arc length, height)).

@@ -1,6 +1,6 @@
-// Spearman's rank correlation of the pairwise distances of X and of Y (seed 000 eq. 4.1; Spearman
+// Spearman's rank correlation of the pairwise distances of X and of Y (Roy 2015, eq. 4.1; Spearman
 // 1904): the Pearson correlation of the ranks of the N(N-1)/2 distances, ties given their average
-// rank. Without ties this equals 1 - 6 sum d^2 / (T^3 - T), T = N(N-1)/2, the seed's eq. 4.1;
+// rank. Without ties this equals 1 - 6 sum d^2 / (T^3 - T), T = N(N-1)/2, Roy 2015's eq. 4.1;
 // with ties, the average-rank Pearson form is the standard one (it is what scipy.stats.spearmanr does).
 #pragma once
 

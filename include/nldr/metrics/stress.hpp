@@ -1,5 +1,5 @@
-// Kruskal's stress-1 (Kruskal 1964, Psychometrika 29; seed 004 sec. 3.3) and its local variant over
-// neighbors plus random pairs (Shi & Gu, as given in seed 004 sec. 4.1.5), each in two forms:
+// Kruskal's stress-1 (Kruskal 1964, Psychometrika 29; David 2015, sec. 3.3) and its local variant over
+// neighbors plus random pairs (Shi & Gu 2012, as given in David 2015, sec. 4.1.5), each in two forms:
 //   plain   S = sqrt(sum (delta_ij - d_ij)^2 / sum delta_ij^2)
 //   scaled  the same after the optimal scaling d -> alpha d, alpha = sum delta d / sum d^2, which
 //           makes it independent of the embedding's scale (LLE, Laplacian Eigenmaps and LTSA return
@@ -25,7 +25,7 @@ namespace nldr::metrics {
 
 /// Kruskal stress-1 in both forms, with the pairs used.
 struct Stress {
-  /// Plain stress-1 (seed 004 sec. 3.3), >= 0; 0 = every distance reproduced. Can exceed 1.
+  /// Plain stress-1 (David 2015, sec. 3.3), >= 0; 0 = every distance reproduced. Can exceed 1.
   double plain = 0;
   /// Scale-free stress after the optimal scaling alpha, in [0, 1].
   double scaled = 0;
@@ -97,7 +97,7 @@ Stress two_pass_stress(const InputView<T>& ref, const InputView<T>& y, std::int6
 /// distances are 0.
 ///
 /// \code
-/// auto s = nldr::metrics::kruskal_stress(X, Y);   // s.plain (seed 004), s.scaled (scale-free)
+/// auto s = nldr::metrics::kruskal_stress(X, Y);   // s.plain (David 2015), s.scaled (scale-free)
 /// \endcode
 template <MetricInput A, MetricInput B>
 Stress kruskal_stress(const A& X, const B& Y, const PairSampling& sampling = {}) {
@@ -117,13 +117,13 @@ Stress kruskal_stress(const A& X, const B& Y, const PairSampling& sampling = {})
 struct LocalStressOptions {
   /// Nearest neighbors of each point in the reference X, 1 <= k <= N - 1.
   index_t k = 10;
-  /// Random other points per point (beta in seed 004), >= 0; duplicates of neighbors count once.
+  /// Random other points per point (beta in David 2015), >= 0; duplicates of neighbors count once.
   index_t random_pairs = 10;
   /// Seed of the random pairs (point i draws from its own generator: thread-count independent).
   std::uint64_t seed = 0;
 };
 
-/// Local Kruskal stress (seed 004 sec. 4.1.5, after Shi & Gu): stress-1 over the ordered pairs
+/// Local Kruskal stress (David 2015, sec. 4.1.5, after Shi & Gu 2012): stress-1 over the ordered pairs
 /// (i, j), j in Omega_i = N_k(i) (k nearest of i in X, ties by the smaller index) united with
 /// `random_pairs` uniformly drawn others. Suited to Isomap-like methods, which keep neighborhoods but
 /// unfold global distances. O(N^2 D + N (k + random_pairs)(D + d)) time, O(N) memory per thread.

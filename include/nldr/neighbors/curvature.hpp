@@ -1,5 +1,5 @@
-// Per-point mean and Gaussian curvature of a sampled d-manifold (ALGORITHMS.md sec. 2.5;
-// seed 000, sec. 3.2), the estimate behind CurvatureAdaptive, usable on its own.
+// Per-point mean and Gaussian curvature of a sampled d-manifold (docs/algorithms.md sec. 2.5;
+// Roy 2015, sec. 3.2), the estimate behind CurvatureAdaptive, usable on its own.
 #pragma once
 
 #include <nldr/core/error.hpp>

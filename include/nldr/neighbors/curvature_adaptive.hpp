@@ -1,5 +1,5 @@
-// CurvatureAdaptive: keep candidates whose curvature matches the point's (ALGORITHMS.md
-// sec. 2.5; seed 000, sec. 3.2, Algorithm 3).
+// CurvatureAdaptive: keep candidates whose curvature matches the point's (docs/algorithms.md
+// sec. 2.5; Roy 2015, sec. 3.2, Algorithm 3).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -21,14 +21,14 @@
 
 namespace nldr {
 
-/// Options of CurvatureAdaptive (seed 000 defaults where the seed has them).
+/// Options of CurvatureAdaptive (defaults of Roy 2015 where it gives them).
 struct CurvatureAdaptiveOptions {
   /// Neighbors (the first of each candidate list) used by the curvature estimate; 0 = the whole
   /// list (k_max). See estimate_curvature for the minimum.
   index_t curvature_neighbors = 0;
   /// Intrinsic dimension d of the manifold, 1 <= d < D.
   index_t intrinsic_dim = 2;
-  /// Relative tolerance: 0.10 is the seed's "within 10%"; finite, >= 0.
+  /// Relative tolerance: 0.10 is Roy 2015's "within 10%"; finite, >= 0.
   double tolerance = 0.10;
   /// Absolute floors added to the tolerance of K_H and K_G (finite, >= 0). Empty: automatic,
   /// tolerance * kappa and tolerance * kappa^2 with kappa = max(median_i K_H(i), 1 / R), R the
@@ -61,7 +61,7 @@ std::pair<double, double> automatic_curvature_floors(const Eigen::MatrixBase<Der
 /// neighbors by default: KNearest{k_max}). Curvatures K_H, K_G of every point come from
 /// estimate_curvature on the first curvature_neighbors entries of its list. Entry (i -> j) is
 /// kept iff both |K_H(j) - K_H(i)| <= tolerance |K_H(i)| + mean_floor and
-/// |K_G(j) - K_G(i)| <= tolerance |K_G(i)| + gaussian_floor (the seed's
+/// |K_G(j) - K_G(i)| <= tolerance |K_G(i)| + gaussian_floor (Roy 2015's
 /// 0.9 K(i) <= K(j) <= 1.1 K(i), plus floors so that flat regions, K ~ 0, keep their edges).
 /// Kept edges go both ways (a pair is kept when either endpoint accepts the other), then the
 /// min_neighbors fallback and the reconnection of detail::assemble_pruned.
@@ -88,7 +88,7 @@ struct CurvatureAdaptive {
   NeighborGraph<typename Derived::Scalar> operator()(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     if (!(std::isfinite(options.tolerance) && options.tolerance >= 0))
-      throw_invalid("tolerance", "tolerance = ", options.tolerance, " must be finite and >= 0 (the seed uses 0.10)");
+      throw_invalid("tolerance", "tolerance = ", options.tolerance, " must be finite and >= 0 (Roy 2015 uses 0.10)");
     auto check_floor = [](const std::optional<double>& floor, const char* name) {
       if (floor && !(std::isfinite(*floor) && *floor >= 0))
         throw_invalid(name, name, " = ", *floor, " must be finite and >= 0 (or left empty for the automatic floor)");

@@ -1,4 +1,4 @@
-// EpsilonBall: all points within a fixed radius (ALGORITHMS.md sec. 2.2).
+// EpsilonBall: all points within a fixed radius (docs/algorithms.md sec. 2.2).
 #pragma once
 
 #include <nldr/core/error.hpp>

@@ -1,5 +1,5 @@
 // GaussianPruned: drop candidates that lie far outside the spread of their own neighborhood
-// (ALGORITHMS.md sec. 2.4; seed 000, sec. 3.4, Algorithm 5).
+// (docs/algorithms.md sec. 2.4; Roy 2015, sec. 3.4, Algorithm 5).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -21,7 +21,7 @@
 
 namespace nldr {
 
-/// Which of seed 000's two readings of Algorithm 5 decides.
+/// Which of Roy 2015's two readings of Algorithm 5 decides.
 enum class GaussianRule {
   /// Default: keep neighbor j of i iff ||x_i - x_j|| <= mu_i + z sigma_i.
   spread,
@@ -88,13 +88,13 @@ struct GaussianScratch {
 
 }  // namespace detail
 
-/// Options of GaussianPruned (seed 000 defaults).
+/// Options of GaussianPruned (defaults of Roy 2015).
 struct GaussianPrunedOptions {
   GaussianRule rule = GaussianRule::spread;
   /// `spread`: how many standard deviations above the mean a radial distance may lie; finite.
   double z = 1.0;
   /// `most_probable`: fraction of each candidate list kept, 0 < keep_fraction <= 1 (0.68:
-  /// the mass of a normal within one sigma, the seed's "3-sigma rule" argument).
+  /// the mass of a normal within one sigma, Roy 2015's "3-sigma rule" argument).
   double keep_fraction = 0.68;
   /// Neighbors every point keeps at least (nearest candidates first), >= 1.
   index_t min_neighbors = 1;
@@ -134,10 +134,10 @@ struct GaussianPruned {
   template <class Derived>
   NeighborGraph<typename Derived::Scalar> operator()(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
-    if (!std::isfinite(options.z)) throw_invalid("z", "z = ", options.z, " must be finite (seed 000's rule uses 1)");
+    if (!std::isfinite(options.z)) throw_invalid("z", "z = ", options.z, " must be finite (Roy 2015's rule uses 1)");
     if (!(options.keep_fraction > 0 && options.keep_fraction <= 1))
       throw_invalid("keep_fraction", "keep_fraction = ", options.keep_fraction,
-                    " must lie in (0, 1] (seed 000 keeps k' = 0.68 k)");
+                    " must lie in (0, 1] (Roy 2015 keeps k' = 0.68 k)");
     detail::validate_min_neighbors(options.min_neighbors);
     const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
     const NeighborGraph<T>& graph = cand.graph;

@@ -1,7 +1,7 @@
 // NeighborGraph: the one sparse type every selector produces and every embedder consumes.
 //
 // Per point, a list of (neighbor index, distance) sorted by distance, ties broken by
-// the smaller index; no self loops, no duplicate entries (ALGORITHMS.md sec. 1).
+// the smaller index; no self loops, no duplicate entries (docs/algorithms.md sec. 1).
 // Stored as CSR arrays (offsets, indices, distances) that are exposed without copying.
 // A graph is either directed (lists as a selector found them, e.g. kNN) or
 // symmetric (j in list(i) at distance d <=> i in list(j) at the same d); symmetrized() turns the

@@ -24,7 +24,7 @@ namespace detail {
 /// L-infinity distance raised to the power 4, in the form nanoflann can prune with.
 /// nanoflann bounds a subtree by SUMMING accum_dist over the cut axes, so the metric must
 /// dominate that sum: evalMetric = D max_c |a_c - b_c|^4 >= sum_c |a_c - b_c|^4. A plain
-/// max|a_c - b_c| silently drops points (DEPENDENCIES.md: wrong on 1970 of 2000 queries in
+/// max|a_c - b_c| silently drops points (docs/building.md: wrong on 1970 of 2000 queries in
 /// 2-D). The power 4 keeps the looseness of the bound to a factor D^(1/4) per axis. Double
 /// for both scalars, so |d|^4 neither overflows nor underflows for |d| in [1e-70, 1e70].
 template <Real T>

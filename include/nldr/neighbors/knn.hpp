@@ -1,4 +1,4 @@
-// KNearest: the exact k-nearest-neighbor graph (ALGORITHMS.md sec. 2.1).
+// KNearest: the exact k-nearest-neighbor graph (docs/algorithms.md sec. 2.1).
 #pragma once
 
 #include <nldr/core/error.hpp>

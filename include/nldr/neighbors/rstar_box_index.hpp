@@ -1,4 +1,4 @@
-// RStarBoxIndex: closed-box counts on Boost.Geometry's R*-tree, the index of seed 001
+// RStarBoxIndex: closed-box counts on Boost.Geometry's R*-tree, the index of Xia et al. 2008
 // (Xia et al. 2008, sec. 2.2; Beckmann et al. 1990), for a compile-time dimension.
 //
 // Available when Boost.Geometry is (nldr itself does not need Boost): this header then

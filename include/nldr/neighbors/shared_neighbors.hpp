@@ -1,5 +1,5 @@
 // SharedNeighbors: keep a candidate edge when its endpoints share enough neighbors
-// (ALGORITHMS.md sec. 2.3; seed 000, sec. 3.3, Algorithm 4; Jarvis & Patrick 1973).
+// (docs/algorithms.md sec. 2.3; Roy 2015, sec. 3.3, Algorithm 4; Jarvis & Patrick 1973).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -18,7 +18,7 @@
 
 namespace nldr {
 
-/// Options of SharedNeighbors (seed 000 defaults).
+/// Options of SharedNeighbors (defaults of Roy 2015).
 struct SharedNeighborsOptions {
   /// threshold = ceil(ratio * k); 0 < ratio < 1. The seed argues 0.39 k < threshold < k
   /// (the overlap of two disks whose centers are one radius apart is 39% of a disk).
@@ -32,7 +32,7 @@ struct SharedNeighborsOptions {
 /// Shared-nearest-neighbor pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by
 /// default); k = the longest candidate list (k for kNN). For every candidate entry (i -> j),
 /// S(i, j) = |N(i) ∩ N(j)| (neither point counts as its own neighbor), and the pair is kept iff
-/// S(i, j) >= ceil(ratio * k). S is symmetric, so a kept pair goes both ways, as the seed says
+/// S(i, j) >= ceil(ratio * k). S is symmetric, so a kept pair goes both ways, as Roy 2015 says
 /// ("newneighborhood(x_j) should contain x_i; newneighborhood(x_i) should contain x_j").
 /// Then the min_neighbors fallback and the reconnection of detail::assemble_pruned.
 ///
@@ -60,7 +60,7 @@ struct SharedNeighbors {
     using T = typename Derived::Scalar;
     if (!(options.ratio > 0 && options.ratio < 1))
       throw_invalid("ratio", "ratio = ", options.ratio,
-                    " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (seed 000 uses 0.4)");
+                    " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (Roy 2015 uses 0.4)");
     detail::validate_min_neighbors(options.min_neighbors);
     const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
     const NeighborGraph<T>& graph = cand.graph;

@@ -1,5 +1,5 @@
-// ShortCircuitPruned: drop candidate edges that cross empty space (ALGORITHMS.md sec. 2.6;
-// seed 001: Xia, Li, Zhang & Tang 2008, "R*-tree LLE", sec. 4.1, eq. 4).
+// ShortCircuitPruned: drop candidate edges that cross empty space (docs/algorithms.md sec. 2.6;
+// Xia, Li, Zhang & Tang 2008, "R*-tree LLE", sec. 4.1, eq. 4).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -58,7 +58,7 @@ struct BoxScratch {
 
 }  // namespace detail
 
-/// Options of ShortCircuitPruned (seed 001 defaults).
+/// Options of ShortCircuitPruned (defaults of Xia et al. 2008).
 struct ShortCircuitOptions {
   /// n of eq. 4: S(x) = mean distance from x to its n nearest neighbors (the first n entries
   /// of its candidate list); 1 <= n <= the candidate list length. The paper uses 2.
@@ -117,9 +117,10 @@ struct ShortCircuitPruned {
                   "naming a SpatialIndex (see spatial_index.hpp), e.g. nldr::KdTreeBoxes or nldr::RStarBoxes<3>");
     if (options.scale_neighbors < 1)
       throw_invalid("scale_neighbors", "scale_neighbors = ", options.scale_neighbors,
-                    " must be >= 1 (seed 001 averages over the 2 nearest neighbors)");
+                    " must be >= 1 (Xia et al. 2008 average over the 2 nearest neighbors)");
     if (options.threshold < 0)
-      throw_invalid("threshold", "threshold = ", options.threshold, " must be >= 0 (seed 001 prunes empty boxes: 0)");
+      throw_invalid("threshold", "threshold = ", options.threshold,
+                    " must be >= 0 (Xia et al. 2008 prune empty boxes: 0)");
     detail::validate_min_neighbors(options.min_neighbors);
     const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
     const NeighborGraph<T>& graph = cand.graph;

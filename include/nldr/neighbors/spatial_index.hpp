@@ -1,5 +1,5 @@
 // The SpatialIndex concept: a point index that counts the points inside a closed box
-// (what short-circuit pruning asks for; seed 001, sec. 2.2 and 4.1).
+// (what short-circuit pruning asks for; Xia et al. 2008, sec. 2.2 and 4.1).
 //
 // An index is built from N x D points and answers count_in_box(lo, hi, cap) =
 // min(cap, #{p : lo_c <= p_c <= hi_c for every coordinate c}), comparisons exact in T.

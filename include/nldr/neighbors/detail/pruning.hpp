@@ -1,4 +1,4 @@
-// The part every pruning selector shares (ALGORITHMS.md, the paragraph after sec. 2.6):
+// The part every pruning selector shares (docs/algorithms.md sec. 2.7):
 // candidate graph in, per-entry keep decisions, then ONE assembly that applies the
 // min_neighbors fallback, reconnects split components in Kruskal order and returns a
 // symmetric graph with the SelectionReport filled in.
@@ -31,7 +31,7 @@
 
 namespace nldr::detail {
 
-/// Options every pruning selector has; the defaults of ALGORITHMS.md sec. 2.
+/// Options every pruning selector has; the defaults of docs/algorithms.md sec. 2.
 struct PruningControl {
   index_t min_neighbors = 1;  ///< per point, >= 1
   bool reconnect = true;      ///< re-add pruned candidates (shortest first) to rejoin components
