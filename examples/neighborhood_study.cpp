@@ -185,7 +185,7 @@ void part_a(std::ostream& md, const std::filesystem::path& dir) {
                                   {.title = "Residual variance vs true manifold distances, " + set.name,
                                    .x_label = "neighbors K",
                                    .y_label = "residual variance (0 best)"});
-    md << "\n![residual variance over K on the " << set.name << "](study/" << picture << ")\n\n";
+    md << "\n![residual variance over K on the " << set.name << "](" << picture << ")\n\n";
   }
 }
 
