@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
       const auto pca = nldr::Pca{{.dim = 2}}.fit(X);
       std::printf("{\"method\": \"pca\", \"n\": %d, \"d\": %ld, \"solver\": \"%s\", \"seconds\": %.4f, "
                   "\"stages\": %s, \"peak_mb\": %.1f, \"ratio\": [%.6f, %.6f]}\n",
-                  n, long(X.cols()), pca.solver.solver.c_str(), watch.seconds(), stages_json(pca.times).c_str(),
+                  n, long(X.cols()), pca.diagnostics.solver.c_str(), watch.seconds(), stages_json(pca.times).c_str(),
                   double(nldr::peak_memory_bytes()) / 1048576.0, double(pca.explained_variance_ratio[0]),
                   double(pca.explained_variance_ratio[1]));
       return 0;
@@ -112,13 +112,13 @@ int main(int argc, char** argv) {
       const double neighbors = watch.seconds();
       const auto iso =
           nldr::Isomap{{.dim = 2, .storage = single ? nldr::GeodesicStorage::single : nldr::GeodesicStorage::input}}
-              .embed(data.points, graph);
+              .fit(data.points, graph);
       std::printf("{\"method\": \"isomap\", \"n\": %d, \"k\": %d, \"storage\": \"%s\", \"seconds\": %.4f, "
                   "\"neighbors\": %.4f, \"stages\": %s, \"peak_mb\": %.1f, \"residual_variance\": %.6f, "
                   "\"residual_pairs\": %lld, \"solver\": \"%s\", \"matvecs\": %d}\n",
                   n, k, iso.geodesic_storage.c_str(), watch.seconds(), neighbors, stages_json(iso.times).c_str(),
                   double(nldr::peak_memory_bytes()) / 1048576.0, iso.residual_variance,
-                  static_cast<long long>(iso.residual_pairs), iso.solver.solver.c_str(), iso.solver.operations);
+                  static_cast<long long>(iso.residual_pairs), iso.diagnostics.solver.c_str(), iso.diagnostics.operations);
       return 0;
     }
     if (args[0] == "landmark") {
@@ -128,19 +128,19 @@ int main(int argc, char** argv) {
       nldr::Stopwatch watch;
       const auto graph = nldr::KNearest{k}(data.points);
       const double neighbors = watch.seconds();
-      const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = m}}.embed(data.points, graph);
+      const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = m}}.fit(data.points, graph);
       const double seconds = watch.seconds();
       const double peak = double(nldr::peak_memory_bytes()) / 1048576.0;
       std::string compare;
       if (reference_sources > 0) {
         // Same reference pairs for both embeddings: exact geodesics from random sources.
-        const auto symmetric = nldr::detail::euclidean_symmetric_graph<double>(data.points, graph);
+        const auto symmetric = nldr::routines::geodesic_graph<double>(data.points, graph, nldr::EdgeLengths::euclidean);
         nldr::Random random(99);
         std::vector<nldr::index_t> sources;
         for (long s = 0; s < reference_sources; ++s) sources.push_back(nldr::index_t(random.below(std::uint64_t(n))));
         compare = ", \"reference_residual_landmark\": " +
                   std::to_string(reference_residual(symmetric, sources, model.coordinates));
-        const auto iso = nldr::Isomap{{.dim = 2, .storage = nldr::GeodesicStorage::single}}.embed(data.points, graph);
+        const auto iso = nldr::Isomap{{.dim = 2, .storage = nldr::GeodesicStorage::single}}.fit(data.points, graph);
         compare += ", \"reference_residual_isomap\": " +
                    std::to_string(reference_residual(symmetric, sources, iso.coordinates));
       }

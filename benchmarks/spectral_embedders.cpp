@@ -10,11 +10,11 @@
 //       float64 row-major (numpy's tofile), for spectral_compare.py. One case per process.
 //   bench_spectral_embedders crossover [--k 10]
 //       Times the dense and the sparse shift-invert eigensolver on the same LLE and Laplacian matrices
-//       for a range of N, to place SpectralSolverOptions::dense_below. Prints a markdown table.
+//       for a range of N, to place BottomEigenOptions::dense_below. Prints a markdown table.
 //   bench_spectral_embedders factorizations [--k 10]
 //       Times the eigensolve of the same LLE and Laplacian matrices for a range of N with Eigen's simplicial
 //       LDLT, CHOLMOD's supernodal LL^T and (LLE) UMFPACK's LU of I - W, given the matrix each one takes
-//       (needs SuiteSparse), to place SpectralSolverOptions::suitesparse_from. Prints a markdown table.
+//       (needs SuiteSparse), to place BottomEigenOptions::suitesparse_from. Prints a markdown table.
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -75,16 +75,16 @@ nldr::Factorization factorization(const std::string& name) {
 
 template <class Result>
 Result embed(const std::string& method, const nldr::Matrix<double>& X, const nldr::NeighborGraph<double>& graph,
-             const nldr::SpectralSolverOptions& solver) {
-  if constexpr (std::is_same_v<Result, nldr::LleEmbedding<double>>) {
+             const nldr::BottomEigenOptions& solver) {
+  if constexpr (std::is_same_v<Result, nldr::LleModel<double>>) {
     const nldr::LleVariant variant = method == "lle"            ? nldr::LleVariant::standard
                                      : method == "modified-lle" ? nldr::LleVariant::modified
                                                                 : nldr::LleVariant::hessian;
-    return nldr::LocallyLinearEmbedding{{.dim = 2, .variant = variant, .solver = solver}}.embed(X, graph);
-  } else if constexpr (std::is_same_v<Result, nldr::LaplacianEmbedding<double>>) {
-    return nldr::LaplacianEigenmaps{{.dim = 2, .solver = solver}}.embed(X, graph);
+    return nldr::LocallyLinearEmbedding{{.dim = 2, .variant = variant, .eigen = solver}}.fit(X, graph);
+  } else if constexpr (std::is_same_v<Result, nldr::LaplacianEigenmapsModel<double>>) {
+    return nldr::LaplacianEigenmaps{{.dim = 2, .eigen = solver}}.fit(X, graph);
   } else {
-    return nldr::Ltsa{{.dim = 2, .solver = solver}}.embed(X, graph);
+    return nldr::Ltsa{{.dim = 2, .eigen = solver}}.fit(X, graph);
   }
 }
 
@@ -103,8 +103,8 @@ void run_case(const std::string& method, const std::map<std::string, std::string
   std::printf("total=%.4f neighbors=%.4f weights=%.4f assembly=%.4f eigensolve=%.4f factorization=%.4f "
               "iterations=%d solver=%s peak_rss_mib=%.1f\n",
               total, neighbors, stage(result.times, "weights"), stage(result.times, "assembly"),
-              stage(result.times, "eigensolve"), result.solver.factorization_seconds, result.solver.iterations,
-              result.solver.solver.c_str(), peak_rss_mib());
+              stage(result.times, "eigensolve"), result.diagnostics.factorization_seconds, result.diagnostics.iterations,
+              result.diagnostics.solver.c_str(), peak_rss_mib());
   if (const std::string prefix = get(options, "out", ""); !prefix.empty()) {
     write_f64(prefix + ".X.f64", data.points);
     write_f64(prefix + ".truth.f64", data.intrinsic);
@@ -151,7 +151,7 @@ double best_of_3(Solve&& solve) {
 
 /// Best of 3 wall seconds of the bottom 3 eigenpairs of `matrix` with `options`, its null vector deflated
 /// as the embedders do.
-double best_solve_seconds(const TestMatrix& matrix, const nldr::SpectralSolverOptions& options) {
+double best_solve_seconds(const TestMatrix& matrix, const nldr::BottomEigenOptions& options) {
   return best_of_3([&] { (void)nldr::detail::bottom_eigenpairs(matrix.lower, 3, options, "benchmark", matrix.null_vector); });
 }
 
@@ -206,9 +206,9 @@ int main(int argc, char** argv) {
       throw std::runtime_error("usage: bench_spectral_embedders run|crossover|factorizations [--key value]...");
     const std::string method = get(options, "method", "lle");
     if (method == "lle" || method == "modified-lle" || method == "hessian-lle")
-      run_case<nldr::LleEmbedding<double>>(method, options);
+      run_case<nldr::LleModel<double>>(method, options);
     else if (method == "laplacian")
-      run_case<nldr::LaplacianEmbedding<double>>(method, options);
+      run_case<nldr::LaplacianEigenmapsModel<double>>(method, options);
     else if (method == "ltsa")
       run_case<nldr::Embedding<double>>(method, options);
     else

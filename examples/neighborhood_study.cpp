@@ -8,9 +8,6 @@
 //   b. Roy 2015's table: Spearman's rho, Konig's measure, MRRE for every selector x method x data set;
 //   c. 7-NN 5-fold classification error of embeddings of the digits (a CSV with the label last);
 //   d. the same as b on Swiss rolls with Gaussian noise 0, 0.5, 1.
-#include "nldr/methods.hpp"
-#include "nldr/selection.hpp"
-
 #include <nldr/nldr.hpp>
 
 #include <algorithm>
@@ -28,8 +25,17 @@
 namespace {
 
 using nldr::Matrix;
-using nldr_tool::MethodSettings;
-using nldr_tool::SelectorSettings;
+/// A registry entry by name with the parameters the study sets.
+struct Choice {
+  std::string name;
+  nldr::ParameterValues values;
+};
+using SelectorSettings = Choice;
+using MethodSettings = Choice;
+
+MethodSettings method_named(const std::string& name, nldr::index_t dim = 2) {
+  return {name, {{"dim", std::to_string(dim)}}};
+}
 
 /// What an embedding is measured against: exact manifold distances where the data set has them,
 /// else its intrinsic (chart) coordinates.
@@ -57,11 +63,14 @@ struct Outcome {
 };
 
 Outcome embed(const Matrix<double>& X, SelectorSettings selector, const MethodSettings& method) {
-  selector.min_neighbors = nldr_tool::min_neighbors_for(method);
-  selector.intrinsic_dim = method.dim;
+  const nldr::EmbedderInfo& embedder = nldr::find_embedder(method.name);
+  const nldr::SelectorInfo& chosen = nldr::find_selector(selector.name);
+  const nldr::index_t dim = nldr::index_t(std::stol(method.values.at("dim")));
+  if (chosen.prunes) selector.values["min_neighbors"] = std::to_string(embedder.min_neighbors(dim));
+  if (selector.name == "curvature") selector.values["intrinsic_dim"] = std::to_string(dim);
   try {
-    const auto graph = nldr_tool::select_neighbors(selector, X);
-    return {nldr_tool::run_method(method, X, &graph).coordinates, ""};
+    const auto graph = chosen.select(X, selector.values);
+    return {embedder.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, method.values).coordinates(), ""};
   } catch (const nldr::disconnected_graph&) {
     return {std::nullopt, "disconnected"};
   } catch (const nldr::error& e) {
@@ -114,9 +123,13 @@ std::vector<SelectorSettings> selectors_for(const Matrix<double>& X, nldr::index
   double radius = 0;
   for (nldr::index_t i = 0; i < near.size(); ++i) radius = std::max(radius, double(near.distances(i).back()));
   std::vector<SelectorSettings> list;
-  for (const auto name : nldr_tool::selector_names) {
-    SelectorSettings s{.name = std::string(name), .k = k};
-    if (name == "epsilon") s.radius = radius;
+  for (const auto& entry : nldr::selectors()) {
+    SelectorSettings s{std::string(entry.name), {{"k", std::to_string(k)}}};
+    if (entry.name == "epsilon") {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", radius);  // exact: rounding down would lose neighbors
+      s.values = {{"radius", text}};
+    }
     list.push_back(s);
   }
   return list;
@@ -166,7 +179,7 @@ void part_a(std::ostream& md, const std::filesystem::path& dir) {
       std::size_t series = 0;
       for (const auto& m : methods)
         for (const char* s : {"knn", "short-circuit"}) {
-          const Outcome outcome = embed(data.points, {.name = s, .k = k}, {.name = m});
+          const Outcome outcome = embed(data.points, {s, {{"k", std::to_string(k)}}}, method_named(m));
           if (outcome.Y) {
             const double rv = residual_variance(reference, *outcome.Y);
             row.push_back(fixed(rv));
@@ -199,7 +212,7 @@ void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, n
   for (const SelectorSettings& selector : selectors_for(data.points, k, 2)) {
     std::vector<std::string> row{selector.name};
     for (const auto& m : table_methods) {
-      const Outcome outcome = embed(data.points, selector, {.name = m});
+      const Outcome outcome = embed(data.points, selector, method_named(m));
       row.push_back(outcome.Y ? rank_measures(reference, *outcome.Y, k) : outcome.failure);
     }
     markdown_row(md, row);
@@ -259,7 +272,7 @@ void part_c(std::ostream& md, const std::optional<std::string>& digits_path) {
   for (const SelectorSettings& selector : selectors_for(X, k, dim)) {
     std::vector<std::string> row{selector.name};
     for (const auto& m : table_methods) {
-      const Outcome outcome = embed(X, selector, {.name = m, .dim = dim});
+      const Outcome outcome = embed(X, selector, method_named(m, dim));
       row.push_back(outcome.Y ? fixed(nldr::metrics::knn_error(*outcome.Y, labels).error) : outcome.failure);
     }
     markdown_row(md, row);

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
 
     // Step 1: neighbors. Step 2 and 3: the Isomap matrix and its eigenproblem.
     const auto graph = nldr::KNearest{.k = 10}(roll.points);
-    const auto embedding = nldr::Isomap{{.dim = 2}}.embed(roll.points, graph);
+    const auto embedding = nldr::Isomap{{.dim = 2}}.fit(roll.points, graph);
 
     // How well are neighborhoods and distances kept? (docs/metrics.md explains each figure.)
     const auto quality = nldr::metrics::quality_report(roll.points, embedding.coordinates, {.k = 10}, roll.intrinsic);

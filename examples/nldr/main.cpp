@@ -1,11 +1,11 @@
 // nldr: the command-line tool. Generates data sets, selects neighbors, embeds and evaluates;
 // docs/tool.md is its manual. Errors: one line on stderr, a non-zero exit code, no output file
 // (every output path is checked before the work starts and written atomically at the end).
-#include "methods.hpp"
+#include "parameters.hpp"
 #include "report.hpp"
-#include "selection.hpp"
 
 #include <nldr/nldr.hpp>
+#include <nldr/version.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +15,8 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,18 @@ std::vector<int> read_labels(const std::string& path, nldr::index_t n) {
   return labels;
 }
 
+std::string method_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::embedders()) names.push_back(entry.name);
+  return nldr::detail::joined(names);
+}
+
+std::string selector_names() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::selectors()) names.push_back(entry.name);
+  return nldr::detail::joined(names);
+}
+
 // ---- nldr generate ------------------------------------------------------------------------------
 
 struct GenerateArgs {
@@ -101,19 +115,22 @@ int generate(const GenerateArgs& a) {
 // ---- nldr neighbors -----------------------------------------------------------------------------
 
 struct NeighborsArgs {
-  std::string in;
-  nldr_tool::SelectorSettings selector;
+  std::string in, selector = "knn";
+  nldr_tool::RegistryFlags flags;
   Output out, json;
 };
 
 int neighbors(const NeighborsArgs& a) {
+  const nldr::SelectorInfo& selector = nldr::find_selector(a.selector);
+  a.flags.require_applicable({{"--selector " + std::string(selector.name), selector.parameters}},
+                             "--selector " + std::string(selector.name));
   for (const Output* o : {&a.out, &a.json}) check_writable(*o);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::Matrix<double> X = read_points(a.in);
   times.add("read", clock.seconds());
   clock.restart();
-  const auto graph = nldr_tool::select_neighbors(a.selector, X);
+  const auto graph = selector.select(X, a.flags.given(selector.parameters));
   times.add("neighbors", clock.seconds());
   clock.restart();
   nldr::io::CsvWriter edges(a.out.path);
@@ -137,64 +154,152 @@ int neighbors(const NeighborsArgs& a) {
 // ---- nldr embed ---------------------------------------------------------------------------------
 
 struct EmbedArgs {
-  std::string in;
-  nldr_tool::MethodSettings method;
-  nldr_tool::SelectorSettings selector;
-  std::optional<nldr::index_t> min_neighbors;
-  Output out, json, plot, color;
+  std::string in, graph_file, distances_file, method, selector = "knn";
+  nldr_tool::RegistryFlags flags;
+  CLI::Option* selector_option = nullptr;
+  Output out, json, plot, color, model;
 };
 
-int embed(EmbedArgs a) {
-  nldr_tool::check_method_name(a.method.name);
-  for (const Output* o : {&a.out, &a.json, &a.plot}) check_writable(*o);
-  if (a.plot.requested() && a.method.dim < 2)
-    nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", a.method.dim,
+/// A directed graph on n points from an edges CSV (i,j,distance per line, 0-based) as `nldr
+/// neighbors` writes it.
+nldr::NeighborGraph<double> read_graph(const std::string& path, nldr::index_t n) {
+  const nldr::Matrix<double> edges = read_points(path);
+  if (edges.cols() != 3)
+    nldr::throw_invalid("graph", path, " has ", edges.cols(), " columns: a graph file holds one edge i,j,distance "
+                        "per line (as nldr neighbors writes it)");
+  std::vector<std::vector<std::pair<nldr::index_t, double>>> lists(static_cast<std::size_t>(n));
+  for (Eigen::Index e = 0; e < edges.rows(); ++e) {
+    const double i = edges(e, 0), j = edges(e, 1);
+    if (i != std::round(i) || j != std::round(j) || i < 0 || j < 0 || i >= n || j >= n)
+      nldr::throw_invalid("graph", path, " row ", e + 1, ": i = ", i, ", j = ", j, " must be point indices in [0, ",
+                          n - 1, "] of the --in file");
+    lists[std::size_t(i)].emplace_back(nldr::index_t(j), edges(e, 2));
+  }
+  return nldr::NeighborGraph<double>::from_lists(lists);
+}
+
+int embed(EmbedArgs& a) {
+  const nldr::EmbedderInfo& method = nldr::find_embedder(a.method);
+  const bool from_distances = !a.distances_file.empty();
+  const bool from_graph_file = !a.graph_file.empty();
+  if (from_distances && !method.accepts(nldr::from_distances))
+    nldr::throw_invalid("distances", method.name, " cannot work from --distances: give --in points instead");
+  if (from_distances && (!a.in.empty() || from_graph_file))
+    nldr::throw_invalid("distances", "--distances replaces --in (and --graph): give one input");
+  if (!from_distances && a.in.empty()) nldr::throw_invalid("in", "give the points with --in X.csv");
+  if (from_graph_file && !method.accepts(nldr::needs_graph))
+    nldr::throw_invalid("graph", method.name, " uses no neighbor graph: drop --graph");
+  const bool selects = method.accepts(nldr::needs_graph) && !from_graph_file && !from_distances;
+  if (a.selector_option->count() > 0 && !selects)
+    nldr::throw_invalid("selector", "--selector does not apply: ", method.name,
+                        from_graph_file ? " uses the --graph file" : " uses no neighbor graph", ": drop --selector");
+  const nldr::SelectorInfo* selector = selects ? &nldr::find_selector(a.selector) : nullptr;
+  std::vector<std::pair<std::string, std::span<const nldr::ParameterSpec>>> owners{
+      {std::string(method.name), method.parameters}};
+  if (selector) owners.emplace_back("--selector " + std::string(selector->name), selector->parameters);
+  a.flags.require_applicable(owners, std::string(method.name) + (selector ? " with --selector " + a.selector : ""));
+  if (a.color.requested() && !a.plot.requested())
+    nldr::throw_invalid("color", "--color colors the --plot: add --plot Y.svg or drop --color");
+  nldr::ParameterValues method_values = a.flags.given(method.parameters);
+  const nldr::index_t dim = method_values.count("dim") ? nldr::index_t(std::stol(method_values["dim"])) : 2;
+  for (const Output* o : {&a.out, &a.json, &a.plot, &a.model}) check_writable(*o);
+  if (a.plot.requested() && dim < 2)
+    nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
                         ": use --dim 2 or more, or drop --plot");
-  // Pruning selectors keep at least as many neighbors as the method needs, unless told otherwise.
-  a.selector.min_neighbors = a.min_neighbors.value_or(nldr_tool::min_neighbors_for(a.method));
-  a.selector.intrinsic_dim = a.method.dim;
 
   nldr::StageTimes times;
   nldr::Stopwatch clock;
-  const nldr::Matrix<double> X = read_points(a.in);
+  const nldr::Matrix<double> X = read_points(from_distances ? a.distances_file : a.in);
   const nldr::Vector<double> color =
       a.color.requested() ? read_column(a.color.path, nldr::index_t(X.rows()), "color") : nldr::Vector<double>();
   times.add("read", clock.seconds());
 
   JsonValue report;
   report["command"] = "embed";
-  report["input"] = a.in;
+  report["version"] = nldr::version;
+  report["input"] = from_distances ? a.distances_file : a.in;
   report["n"] = X.rows();
-  report["input_dim"] = X.cols();
-  report["method"] = a.method.name;
-  report["dim"] = a.method.dim;
+  if (!from_distances) report["input_dim"] = X.cols();
+  report["method"] = std::string(method.name);
 
+  nldr::FitInput<double> input;
+  (from_distances ? input.distances : input.points) = &X;
   std::optional<nldr::NeighborGraph<double>> graph;
-  if (nldr_tool::needs_graph(a.method.name)) {
+  if (from_graph_file) {
     clock.restart();
-    graph = nldr_tool::select_neighbors(a.selector, X);
+    graph = read_graph(a.graph_file, nldr::index_t(X.rows()));
+    input.graph_lengths_given = true;
+    times.add("read graph", clock.seconds());
+    report["graph_file"] = a.graph_file;
+  } else if (selector) {
+    nldr::ParameterValues selector_values = a.flags.given(selector->parameters);
+    // Pruning selectors keep at least as many neighbors as the method needs, unless told otherwise.
+    if (selector->prunes && !selector_values.count("min_neighbors"))
+      selector_values["min_neighbors"] = std::to_string(method.min_neighbors(dim));
+    if (nldr_tool::takes(selector->parameters, "intrinsic_dim") && !selector_values.count("intrinsic_dim"))
+      selector_values["intrinsic_dim"] = std::to_string(dim);
+    clock.restart();
+    graph = selector->select(X, selector_values);
     times.add("neighbors", clock.seconds());
+    report["selector"] = std::string(selector->name);
+    report["selector_parameters"] = nldr_tool::parameters_json(nldr::Arguments(selector->parameters, selector_values,
+                                                                               selector->name).values());
+  }
+  if (graph) {
+    input.graph = &*graph;
     report["graph"] = nldr_tool::graph_json(*graph);
   }
-  const nldr::Embedding<double> result = nldr_tool::run_method(a.method, X, graph ? &*graph : nullptr);
-  for (const auto& [stage, seconds] : result.times.stages) times.add(stage, seconds);
+  const nldr::AnyModel<double> model = method.fit(input, method_values);
+  for (const auto& [stage, seconds] : model.embedding().times.stages) times.add(stage, seconds);
+  report["dim"] = model.coordinates().cols();
+  report["parameters"] = nldr_tool::parameters_json(model.parameters());
+  report["results"] = nldr_tool::results_json(model.results());
 
   clock.restart();
-  nldr::io::write_csv(a.out.path, result.coordinates);
+  nldr::io::write_csv(a.out.path, model.coordinates());
+  if (a.model.requested()) nldr::save_model(model, a.model.path);
   if (a.plot.requested()) {
-    nldr::io::ScatterOptions options{.title = a.method.name + " of " + Path(a.in).filename().string()};
+    nldr::io::ScatterOptions options{.title = std::string(method.name) + " of " + Path(from_distances ? a.distances_file : a.in).filename().string()};
     if (graph) options.title += ", " + graph->selection().selector;
-    nldr::io::write_scatter_svg(a.plot.path, result.coordinates.leftCols(2), color, options);
+    nldr::io::write_scatter_svg(a.plot.path, model.coordinates().leftCols(2), color, options);
   }
   times.add("write", clock.seconds());
+  nldr_tool::add_resources(report, times);
+  emit_json(a.json, report);
+  return ok;
+}
 
-  JsonValue eigenvalues = JsonValue::array();
-  for (double value : result.eigenvalues) eigenvalues.push_back(value);
-  report["eigenvalues"] = std::move(eigenvalues);
-  report["solver"]["name"] = result.solver.solver;
-  report["solver"]["iterations"] = result.solver.iterations;
-  report["solver"]["operations"] = result.solver.operations;
-  if (result.solver.relative_gap) report["solver"]["relative_gap"] = *result.solver.relative_gap;
+// ---- nldr transform -----------------------------------------------------------------------------
+
+struct TransformArgs {
+  std::string model, in;
+  Output out, json;
+};
+
+int transform(const TransformArgs& a) {
+  for (const Output* o : {&a.out, &a.json}) check_writable(*o);
+  nldr::StageTimes times;
+  nldr::Stopwatch clock;
+  const nldr::AnyModel<double> model = nldr::load_model<double>(a.model);
+  times.add("load model", clock.seconds());
+  clock.restart();
+  const nldr::Matrix<double> X = read_points(a.in);
+  times.add("read", clock.seconds());
+  clock.restart();
+  const nldr::Matrix<double> Y = model.transform(X);
+  times.add("transform", clock.seconds());
+  clock.restart();
+  nldr::io::write_csv(a.out.path, Y);
+  times.add("write", clock.seconds());
+  JsonValue report;
+  report["command"] = "transform";
+  report["version"] = nldr::version;
+  report["model"] = a.model;
+  report["method"] = model.method();
+  report["input"] = a.in;
+  report["n"] = X.rows();
+  report["dim"] = Y.cols();
+  report["parameters"] = nldr_tool::parameters_json(model.parameters());
   nldr_tool::add_resources(report, times);
   emit_json(a.json, report);
   return ok;
@@ -316,23 +421,6 @@ void add_threads_option(CLI::App& command, int& threads) {
       ->check(CLI::PositiveNumber);
 }
 
-void add_selector_options(CLI::App& command, nldr_tool::SelectorSettings& s) {
-  command.add_option("--selector", s.name, "Neighbor selector: " + nldr_tool::joined_names(nldr_tool::selector_names))
-      ->capture_default_str();
-  command.add_option("--k", s.k, "Neighbors per point (candidates of the pruning selectors)")->capture_default_str();
-  command.add_option("--radius", s.radius, "Ball radius of --selector epsilon");
-  command.add_option("--ratio", s.ratio, "shared: keep an edge with >= ceil(ratio k) shared neighbors")
-      ->capture_default_str();
-  command.add_option("--z", s.z, "gaussian: keep neighbors within mean + z standard deviations")
-      ->capture_default_str();
-  command.add_flag("--most-probable", s.most_probable, "gaussian: the seed's literal rule, keep the 0.68 k most probable");
-  command.add_option("--tolerance", s.tolerance, "curvature: relative curvature tolerance")->capture_default_str();
-  command.add_option("--threshold", s.threshold, "short-circuit: prune an edge whose box holds <= threshold points")
-      ->capture_default_str();
-  command.add_option("--index", s.index, "short-circuit: box index, kdtree (any D) or rstar (Boost R*-tree, D <= 3)")
-      ->capture_default_str();
-}
-
 /// Maps an exception to its exit code after printing "nldr <command>: error: <message>".
 int report_error(const std::string& command, const std::string& message, int code) {
   std::string line = message;
@@ -347,12 +435,12 @@ int report_error(const std::string& command, const std::string& message, int cod
 int main(int argc, char** argv) {
   CLI::App app{"nldr: nonlinear dimensionality reduction with swappable neighbor selection (docs/tool.md)", "nldr"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "nldr 0.1.0");
+  app.set_version_flag("--version", std::string("nldr ") + nldr::version);
   int threads = 0;
 
   GenerateArgs gen;
   auto* generate_cmd = app.add_subcommand("generate", "Sample a data set with ground truth");
-  generate_cmd->add_option("dataset", gen.dataset, "Data set: " + nldr_tool::joined_names(nldr::datasets::dataset_names()))
+  generate_cmd->add_option("dataset", gen.dataset, "Data set: " + nldr::detail::joined(nldr::datasets::dataset_names()))
       ->required();
   generate_cmd->add_option("--n", gen.options.n, "Number of points")->capture_default_str();
   generate_cmd->add_option("--noise", gen.options.noise, "Standard deviation of Gaussian noise")->capture_default_str();
@@ -365,11 +453,8 @@ int main(int argc, char** argv) {
   NeighborsArgs nb;
   auto* neighbors_cmd = app.add_subcommand("neighbors", "Select neighbors; write the directed edges i,j,distance");
   neighbors_cmd->add_option("--in", nb.in, "Points CSV (N x D)")->required();
-  add_selector_options(*neighbors_cmd, nb.selector);
-  neighbors_cmd->add_option("--min-neighbors", nb.selector.min_neighbors, "Pruning selectors: neighbors kept per point")
-      ->capture_default_str();
-  neighbors_cmd->add_option("--intrinsic-dim", nb.selector.intrinsic_dim, "Curvature selector: manifold dimension")
-      ->capture_default_str();
+  neighbors_cmd->add_option("--selector", nb.selector, "Neighbor selector: " + selector_names())->capture_default_str();
+  nb.flags.add_to(*neighbors_cmd, false, true);
   neighbors_cmd->add_option("--out", nb.out.path, "Edges CSV, one directed edge i,j,distance per line (0-based)")
       ->required();
   add_json_option(*neighbors_cmd, nb.json);
@@ -377,30 +462,32 @@ int main(int argc, char** argv) {
 
   EmbedArgs em;
   auto* embed_cmd = app.add_subcommand("embed", "Embed points in d dimensions");
-  embed_cmd->add_option("--in", em.in, "Points CSV (N x D)")->required();
+  embed_cmd->add_option("--in", em.in, "Points CSV (N x D)");
   embed_cmd->add_option("--out", em.out.path, "Embedding CSV (N x d)")->required();
-  embed_cmd->add_option("--method", em.method.name, "Method: " + nldr_tool::joined_names(nldr_tool::method_names))
-      ->required();
-  embed_cmd->add_option("--dim", em.method.dim, "Target dimension d")->capture_default_str();
-  add_selector_options(*embed_cmd, em.selector);
-  embed_cmd->add_option("--min-neighbors", em.min_neighbors,
-                        "Pruning selectors: neighbors kept per point (default: what the method needs)");
-  embed_cmd->add_option("--landmarks", em.method.landmarks, "landmark-isomap: number of landmarks")
-      ->capture_default_str();
-  embed_cmd->add_option("--reg", em.method.reg, "lle, modified-lle: regularization")->capture_default_str();
-  embed_cmd->add_option("--heat-t", em.method.heat_t, "laplacian-eigenmaps: heat-kernel width (0 = automatic)")
-      ->capture_default_str();
-  embed_cmd->add_option("--factorization", em.method.factorization,
-                        "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: sparse factorization, automatic "
-                        "(SuiteSparse's when built with it, from 5000 points), simplicial, supernodal or lu (lle only)")
-      ->capture_default_str();
-  embed_cmd->add_flag("--report-gap", em.method.report_gap,
-                      "lle, modified-lle, hessian-lle, ltsa, laplacian-eigenmaps: solve for one more eigenpair and "
-                      "report the relative gap after the last coordinate (solver.relative_gap; near 0: ill-determined)");
+  embed_cmd->add_option("--method", em.method, "Method: " + method_names())->required();
+  em.selector_option =
+      embed_cmd->add_option("--selector", em.selector, "Neighbor selector: " + selector_names())->capture_default_str();
+  embed_cmd->add_option("--graph", em.graph_file,
+                        "Neighbor graph CSV (i,j,distance per line, as nldr neighbors writes it) instead of --selector; "
+                        "its distances are used as given");
+  embed_cmd->add_option("--distances", em.distances_file, "N x N dissimilarity CSV instead of --in (mds)");
+  em.flags.add_to(*embed_cmd, true, true);
+  embed_cmd->add_option("--save-model", em.model.path, "Write the fitted model (for nldr transform) to PATH");
   embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");
   add_json_option(*embed_cmd, em.json);
   add_threads_option(*embed_cmd, threads);
+
+  TransformArgs tr;
+  auto* transform_cmd = app.add_subcommand("transform", "Place new points with a model saved by embed --save-model");
+  transform_cmd->add_option("--model", tr.model, "Model file written by nldr embed --save-model")->required();
+  transform_cmd->add_option("--in", tr.in,
+                            "New points CSV (P x D; for a model fit on --distances: P x N distances to the training "
+                            "points)")
+      ->required();
+  transform_cmd->add_option("--out", tr.out.path, "Embedding CSV of the new points (P x d)")->required();
+  add_json_option(*transform_cmd, tr.json);
+  add_threads_option(*transform_cmd, threads);
 
   EvaluateArgs ev;
   auto* evaluate_cmd = app.add_subcommand("evaluate", "Measure how well an embedding preserves the data");
@@ -425,18 +512,19 @@ int main(int argc, char** argv) {
     // CLI11 would only say "A subcommand is required" for a misspelled command.
     const std::string first = argc > 1 ? argv[1] : "-";
     if (first[0] != '-' && app.get_subcommands([&](const CLI::App* c) { return c->check_name(first); }).empty())
-      nldr::throw_invalid("command", "unknown command \"", first, "\": use generate, neighbors, embed or evaluate");
+      nldr::throw_invalid("command", "unknown command \"", first, "\": use generate, neighbors, embed, transform or evaluate");
     app.parse(argc, argv);
     command = app.get_subcommands().front()->get_name();
     if (threads > 0) nldr::set_threads(threads);
     // `--json` without a path means standard output.
     const std::pair<CLI::App*, Output*> json_options[] = {
-        {neighbors_cmd, &nb.json}, {embed_cmd, &em.json}, {evaluate_cmd, &ev.json}};
+        {neighbors_cmd, &nb.json}, {embed_cmd, &em.json}, {transform_cmd, &tr.json}, {evaluate_cmd, &ev.json}};
     for (auto [cmd, json] : json_options)
       if (cmd->parsed() && cmd->count("--json") > 0 && json->path.empty()) json->path = "-";
     if (command == "generate") return generate(gen);
     if (command == "neighbors") return neighbors(nb);
     if (command == "embed") return embed(em);
+    if (command == "transform") return transform(tr);
     return evaluate(ev);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version

@@ -3,7 +3,12 @@
 
 #include <nldr/nldr.hpp>
 
+#include <cmath>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace nldr_tool {
 
@@ -68,6 +73,35 @@ inline nldr::io::JsonValue quality_json(const nldr::metrics::QualityReport& q) {
     for (double r : q.r_nx_curve) curve.push_back(r);
     json["r_nx_curve"] = std::move(curve);
   }
+  return json;
+}
+
+/// {"name": "value text", ...}: parameters as the registry resolved them (defaults included).
+inline nldr::io::JsonValue parameters_json(const nldr::ParameterValues& values) {
+  nldr::io::JsonValue json = nldr::io::JsonValue::object();
+  for (const auto& [name, value] : values) json[name] = value;
+  return json;
+}
+
+/// A model's method-specific results by name (numbers, counts, texts, short lists).
+inline nldr::io::JsonValue results_json(const std::vector<std::pair<std::string, nldr::ResultValue>>& results) {
+  nldr::io::JsonValue json = nldr::io::JsonValue::object();
+  for (const auto& [name, value] : results)
+    std::visit(
+        [&, name = name](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, std::vector<double>>) {
+            nldr::io::JsonValue list = nldr::io::JsonValue::array();
+            for (double x : v) list.push_back(x);
+            json[name] = std::move(list);
+          } else if constexpr (std::is_same_v<V, double>) {
+            if (std::isfinite(v)) json[name] = v;
+            else json[name] = nullptr;  // NaN (undefined) has no JSON number
+          } else {
+            json[name] = v;
+          }
+        },
+        value);
   return json;
 }
 

@@ -6,6 +6,7 @@
 #include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precomputed.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -19,6 +20,7 @@
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/kdtree_box_index.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/point_index.hpp>
 #include <nldr/neighbors/selector.hpp>
 #include <nldr/neighbors/shared_neighbors.hpp>
 #include <nldr/neighbors/short_circuit_pruned.hpp>
@@ -28,6 +30,7 @@
 // Not included here: <nldr/neighbors/rstar_box_index.hpp>, the R*-tree box index, which needs the
 // optional Boost.Geometry (whose headers print deprecation notes); include it where you use it.
 
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/embed/landmark_isomap.hpp>
@@ -38,6 +41,9 @@
 #include <nldr/embed/pca.hpp>
 
 #include <nldr/metrics/metrics.hpp>
+#include <nldr/registry/embedders.hpp>
+#include <nldr/registry/model_file.hpp>
+#include <nldr/registry/selectors.hpp>
 
 #include <nldr/datasets/registry.hpp>
 

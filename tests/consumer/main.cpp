@@ -7,10 +7,10 @@
 int main() {
   const auto data = nldr::datasets::generate<double>("s-curve", {.n = 800, .seed = 1});
   const auto graph = nldr::KNearest{.k = 10}(data.points);
-  const nldr::SpectralSolverOptions solver{.factorization = nldr::have_suitesparse() ? nldr::Factorization::lu
+  const nldr::BottomEigenOptions solver{.factorization = nldr::have_suitesparse() ? nldr::Factorization::lu
                                                                                      : nldr::Factorization::simplicial};
-  const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2, .solver = solver}}.embed(data.points, graph);
+  const auto embedding = nldr::LocallyLinearEmbedding{{.dim = 2, .eigen = solver}}.fit(data.points, graph);
   const double t = nldr::metrics::trustworthiness(data.points, embedding.coordinates, 10);
-  std::printf("consumer: LLE of an S-curve (%s), trustworthiness(10) = %.3f\n", embedding.solver.solver.c_str(), t);
+  std::printf("consumer: LLE of an S-curve (%s), trustworthiness(10) = %.3f\n", embedding.diagnostics.solver.c_str(), t);
   return t > 0.8 ? 0 : 1;  // an unrolled S-curve keeps neighborhoods; a broken install would not
 }

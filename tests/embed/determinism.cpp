@@ -4,6 +4,8 @@
 
 #include <nldr/nldr.hpp>
 
+#include "graph_embedders.hpp"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,38 +20,35 @@ nldr::Matrix<double> edge_lengths(const nldr::NeighborGraph<double>& graph) {
   return Eigen::Map<const Eigen::VectorXd>(d.data(), Eigen::Index(d.size()));
 }
 
+/// Every selector of the registry (on candidate lists of 12; epsilon with a radius that keeps the
+/// roll connected) and every embedder on the kNN graph, through fit and through transform.
 std::vector<std::pair<std::string, Run>> pipelines() {
   const auto knn = [](const auto& X) { return nldr::KNearest{10}(X); };
-  std::vector<std::pair<std::string, Run>> all{
-      {"knn", [=](const auto& X) { return edge_lengths(knn(X)); }},
-      {"shared", [](const auto& X) { return edge_lengths(nldr::SharedNeighbors{nldr::KNearest{12}}(X)); }},
-      {"short-circuit", [](const auto& X) { return edge_lengths(nldr::ShortCircuitPruned{nldr::KNearest{20}}(X)); }},
-      {"curvature", [](const auto& X) { return edge_lengths(nldr::CurvatureAdaptive{nldr::KNearest{15}}(X)); }},
-      {"pca", [](const auto& X) { return nldr::Pca{{.dim = 2}}.fit(X).coordinates; }},
-      {"mds", [](const auto& X) { return nldr::ClassicalMds{{.dim = 2}}.embed(X).coordinates; }},
-      {"isomap", [=](const auto& X) { return nldr::Isomap{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
-      {"landmark-isomap",
-       [=](const auto& X) { return nldr::LandmarkIsomap{{.dim = 2, .landmarks = 30}}.embed(X, knn(X)).coordinates; }},
-      {"lle", [=](const auto& X) { return nldr::LocallyLinearEmbedding{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
-      {"modified-lle",
-       [=](const auto& X) {
-         return nldr::LocallyLinearEmbedding{{.dim = 2, .variant = nldr::LleVariant::modified}}.embed(X, knn(X)).coordinates;
-       }},
-      {"hessian-lle",
-       [=](const auto& X) {
-         return nldr::LocallyLinearEmbedding{{.dim = 2, .variant = nldr::LleVariant::hessian}}.embed(X, knn(X)).coordinates;
-       }},
-      {"ltsa", [=](const auto& X) { return nldr::Ltsa{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
-      {"laplacian-eigenmaps",
-       [=](const auto& X) { return nldr::LaplacianEigenmaps{{.dim = 2}}.embed(X, knn(X)).coordinates; }},
-  };
+  std::vector<std::pair<std::string, Run>> all;
+  for (const auto& entry : nldr::selectors()) {
+    const nldr::ParameterValues values =
+        entry.name == "epsilon" ? nldr::ParameterValues{{"radius", "4"}} : nldr::ParameterValues{{"k", "12"}};
+    all.emplace_back(std::string(entry.name), [&entry, values](const auto& X) { return edge_lengths(entry.select(X, values)); });
+  }
+  for (const auto& entry : nldr::embedders()) {
+    const nldr::ParameterValues values = embed_test::small_input_parameters(entry, 2);
+    const auto fit = [&entry, values, knn](const nldr::Matrix<double>& X) {
+      const auto graph = knn(X);
+      return entry.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values);
+    };
+    all.emplace_back(std::string(entry.name), [fit](const auto& X) { return fit(X).coordinates(); });
+    // Transform of points between the training points (shifted by a fraction of the roll's spacing).
+    all.emplace_back(std::string(entry.name) + " transform", [fit](const nldr::Matrix<double>& X) {
+      return fit(X).transform(nldr::Matrix<double>(X.array() + 0.01));
+    });
+  }
   // SuiteSparse's factorizations, when built with them. nldr's thread count is what varies here; the
   // BLAS under them keeps its own (docs/spectral-solver.md: bits may change with OPENBLAS_NUM_THREADS).
   if (nldr::have_suitesparse())
     for (const auto factorization : {nldr::Factorization::supernodal, nldr::Factorization::lu})
       all.emplace_back(factorization == nldr::Factorization::lu ? "lle-lu" : "lle-supernodal", [=](const auto& X) {
-        const nldr::SpectralSolverOptions solver{.factorization = factorization};
-        return nldr::LocallyLinearEmbedding{{.dim = 2, .solver = solver}}.embed(X, knn(X)).coordinates;
+        const nldr::BottomEigenOptions solver{.factorization = factorization};
+        return nldr::LocallyLinearEmbedding{{.dim = 2, .eigen = solver}}.fit(X, knn(X)).coordinates;
       });
   return all;
 }

@@ -50,13 +50,13 @@ TEST_CASE("every graph embedder from a float selector is as trustworthy as in do
     const auto reference_graph = selector.on_double(data.points);
     for (std::size_t m = 0; m < in_float.size(); ++m) {
       CAPTURE(selector.name, in_float[m].name);
-      const nldr::Matrix<float> Y = in_float[m].embed(X, graph);
+      const nldr::Matrix<float> Y = in_float[m].fit(X, graph);
       REQUIRE(Y.rows() == X.rows());
       REQUIRE(Y.cols() == 2);
       REQUIRE(Y.allFinite());
       const double trust = nldr::metrics::trustworthiness(data.points, Y.cast<double>().eval(), 10);
       const double reference =
-          nldr::metrics::trustworthiness(data.points, in_double[m].embed(data.points, reference_graph), 10);
+          nldr::metrics::trustworthiness(data.points, in_double[m].fit(data.points, reference_graph), 10);
       CAPTURE(trust, reference);
       CHECK(trust > reference - 0.01);
       CHECK(trust > 0.8);

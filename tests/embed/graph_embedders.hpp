@@ -1,12 +1,9 @@
-// Every embedder that takes a neighbor graph, under its tool name, as (points, graph) -> coordinates:
-// for the tests that run them all alike (hostile input, float end to end).
+// Every embedder of the registry that takes a neighbor graph, as (points, graph) -> coordinates:
+// for the tests that run them all alike (hostile input, float end to end). A method added to the
+// registry joins these tests without an edit here.
 #pragma once
 
-#include <nldr/embed/isomap.hpp>
-#include <nldr/embed/landmark_isomap.hpp>
-#include <nldr/embed/laplacian_eigenmaps.hpp>
-#include <nldr/embed/lle.hpp>
-#include <nldr/embed/ltsa.hpp>
+#include <nldr/registry/embedders.hpp>
 
 #include <functional>
 #include <string>
@@ -20,31 +17,27 @@ struct NamedEmbedder {
   std::function<nldr::Matrix<T>(const nldr::Matrix<T>&, const nldr::NeighborGraph<T>&)> embed;
 };
 
-/// The graph embedders with target dimension `dim` and otherwise default options (Landmark Isomap: 10
-/// landmarks, so that small inputs work too).
+/// Parameters the tests give a method besides dim: Landmark Isomap gets 10 landmarks, so that small
+/// inputs work too.
+inline nldr::ParameterValues small_input_parameters(const nldr::EmbedderInfo& entry, nldr::index_t dim) {
+  nldr::ParameterValues values{{"dim", std::to_string(dim)}};
+  for (const auto& spec : entry.parameters)
+    if (spec.name == "landmarks") values["landmarks"] = "10";
+  return values;
+}
+
+/// The graph embedders with target dimension `dim` and otherwise default options.
 template <nldr::Real T>
 std::vector<NamedEmbedder<T>> graph_embedders(nldr::index_t dim) {
-  using nldr::LleVariant;
-  using nldr::LocallyLinearEmbedding;
-  return {
-      {"lle", [=](const auto& X, const auto& g) { return LocallyLinearEmbedding{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"modified-lle",
-       [=](const auto& X, const auto& g) {
-         return LocallyLinearEmbedding{{.dim = dim, .variant = LleVariant::modified}}.embed(X, g).coordinates;
-       }},
-      {"hessian-lle",
-       [=](const auto& X, const auto& g) {
-         return LocallyLinearEmbedding{{.dim = dim, .variant = LleVariant::hessian}}.embed(X, g).coordinates;
-       }},
-      {"ltsa", [=](const auto& X, const auto& g) { return nldr::Ltsa{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"laplacian-eigenmaps",
-       [=](const auto& X, const auto& g) { return nldr::LaplacianEigenmaps{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"isomap", [=](const auto& X, const auto& g) { return nldr::Isomap{{.dim = dim}}.embed(X, g).coordinates; }},
-      {"landmark-isomap",
-       [=](const auto& X, const auto& g) {
-         return nldr::LandmarkIsomap{{.dim = dim, .landmarks = 10}}.embed(X, g).coordinates;
-       }},
-  };
+  std::vector<NamedEmbedder<T>> all;
+  for (const auto& entry : nldr::embedders()) {
+    if (!entry.accepts(nldr::needs_graph)) continue;
+    const nldr::ParameterValues values = small_input_parameters(entry, dim);
+    all.push_back({std::string(entry.name), [&entry, values](const nldr::Matrix<T>& X, const nldr::NeighborGraph<T>& g) {
+                     return nldr::Matrix<T>(entry.fit(nldr::FitInput<T>{.points = &X, .graph = &g}, values).coordinates());
+                   }});
+  }
+  return all;
 }
 
 }  // namespace embed_test

@@ -83,7 +83,7 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
       for (const nldr::index_t dim : {0, 4, 7}) {
         const auto& bad = graph_embedders<double>(dim);
         for (const auto& candidate : bad)
-          if (candidate.name == name) CHECK_THROWS_AS(candidate.embed(X, graph), nldr::invalid_argument);
+          if (candidate.name == name) CHECK_THROWS_AS(candidate.fit(X, graph), nldr::invalid_argument);
       }
     }
     SECTION("graph of another size: invalid_argument, " + name) {
@@ -99,14 +99,14 @@ TEST_CASE("PCA and MDS at extreme scales: finite output or an nldr::error", "[ho
     CAPTURE(scale);
     const nldr::Matrix<double> X = grid(6, scale);
     finite_or_nldr_error([&] { return nldr::Pca{{.dim = 2}}.fit(X).transform(X); }, X.rows(), 2);
-    finite_or_nldr_error([&] { return nldr::ClassicalMds{{.dim = 2}}.embed(X).coordinates; }, X.rows(), 2);
+    finite_or_nldr_error([&] { return nldr::ClassicalMds{{.dim = 2}}.fit(X).coordinates; }, X.rows(), 2);
   }
   // At 1e300 the covariance and the Gram matrix would overflow: refused up front, naming the fix.
   const nldr::Matrix<double> huge = grid(6, 1e300);
   CHECK_THROWS_CONTAINING(nldr::Pca{{.dim = 2}}.fit(huge), nldr::invalid_argument, "rescale X");
-  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.embed(huge), nldr::invalid_argument, "rescale X");
+  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.fit(huge), nldr::invalid_argument, "rescale X");
   const nldr::Matrix<float> distances = nldr::Matrix<float>::Constant(4, 4, 1e30f) - 1e30f * nldr::Matrix<float>::Identity(4, 4);
-  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.embed_distances(distances), nldr::invalid_argument,
+  CHECK_THROWS_CONTAINING(nldr::ClassicalMds{{.dim = 2}}.fit(nldr::precomputed(distances)), nldr::invalid_argument,
                           "rescale the distances");
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("every embedder rejects NaN and Inf input naming X", "[hostile]") {
       CHECK_THROWS_AS(embed(X, graph), nldr::invalid_argument);
     }
     CHECK_THROWS_AS(nldr::Pca{{.dim = 2}}.fit(X), nldr::invalid_argument);
-    CHECK_THROWS_AS(nldr::ClassicalMds{{.dim = 2}}.embed(X), nldr::invalid_argument);
+    CHECK_THROWS_AS(nldr::ClassicalMds{{.dim = 2}}.fit(X), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::KNearest{5}(X), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::metrics::trustworthiness(X, grid(6), 5), nldr::invalid_argument);
     CHECK_THROWS_AS(nldr::EpsilonBall{.radius = 1.0}(X), nldr::invalid_argument);

@@ -71,7 +71,7 @@ TEMPLATE_TEST_CASE("Isomap of points on a curve recovers arc length", "[isomap]"
   std::vector<std::vector<std::pair<nldr::index_t, TestType>>> lists(n);
   for (int i = 0; i + 1 < n; ++i) lists[i].emplace_back(i + 1, TestType(1));
   const auto graph = nldr::NeighborGraph<TestType>::from_lists(lists);
-  const auto iso = nldr::Isomap{{.dim = 1}}.embed(X, graph);
+  const auto iso = nldr::Isomap{{.dim = 1}}.fit(X, graph);
   REQUIRE(iso.coordinates.cols() == 1);
   const double sign = iso.coordinates(n - 1, 0) > iso.coordinates(0, 0) ? 1 : -1;
   // Float: edge lengths and geodesics rounded to float (~1e-7 relative of 15.7).
@@ -91,7 +91,7 @@ TEMPLATE_TEST_CASE("Isomap unrolls a Swiss roll", "[isomap]", float, double) {
   // the bound 0.005 leaves room for other seeds and fails for any folded embedding (> 0.1).
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 1000, .seed = 3});
   const auto graph = nldr::KNearest{10}(data.points);
-  const auto iso = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
+  const auto iso = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
   const double truth = literal_residual_variance(
       [&] {
         const Eigen::MatrixXd t = data.intrinsic.template cast<double>();
@@ -105,7 +105,7 @@ TEMPLATE_TEST_CASE("Isomap unrolls a Swiss roll", "[isomap]", float, double) {
   REQUIRE(truth < 0.005);
   REQUIRE(iso.residual_variance < 0.005);
   // 1000 points > dense_below: the Lanczos path ran; N(N-1)/2 = 499500 <= 1e6 pairs: all used.
-  REQUIRE(iso.solver.solver == "spectra-lanczos");
+  REQUIRE(iso.diagnostics.solver == "spectra-lanczos");
   REQUIRE(iso.residual_pairs == 499500);
   REQUIRE(iso.geodesic_bytes == 1000ull * 1000ull * sizeof(TestType));
   REQUIRE(iso.graph_edges >= 10000);
@@ -115,14 +115,14 @@ TEMPLATE_TEST_CASE("Isomap residual variance equals a literal computation, also 
                    double) {
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 150, .noise = 0.3, .seed = 5});
   const auto graph = nldr::KNearest{8}(data.points);
-  const auto iso = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
+  const auto iso = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
   const auto geodesic =
-      nldr::all_pairs_shortest_paths<double>(nldr::detail::euclidean_symmetric_graph<TestType>(data.points, graph));
+      nldr::all_pairs_shortest_paths<double>(nldr::routines::geodesic_graph<TestType>(data.points, graph, nldr::EdgeLengths::euclidean));
   const double literal = literal_residual_variance(geodesic, iso.coordinates.template cast<double>());
   const double tolerance = std::is_same_v<TestType, float> ? 1e-5 : 1e-10;
   REQUIRE_THAT(iso.residual_variance, WithinAbs(literal, tolerance));
   // A sample of 3000 of the 11175 pairs estimates the same number (standard error ~ 0.01 here).
-  const auto sampled = nldr::Isomap{{.dim = 2, .residual_pairs = 3000, .seed = 4}}.embed(data.points, graph);
+  const auto sampled = nldr::Isomap{{.dim = 2, .residual_pairs = 3000, .seed = 4}}.fit(data.points, graph);
   REQUIRE(sampled.residual_sampled);
   REQUIRE(sampled.residual_pairs == 3000);
   REQUIRE_THAT(sampled.residual_variance, WithinAbs(literal, 0.03));
@@ -131,8 +131,8 @@ TEMPLATE_TEST_CASE("Isomap residual variance equals a literal computation, also 
 TEMPLATE_TEST_CASE("Isomap float geodesic storage matches the input precision", "[isomap]", float, double) {
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 300, .seed = 6});
   const auto graph = nldr::KNearest{10}(data.points);
-  const auto full = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
-  const auto single = nldr::Isomap{{.dim = 2, .storage = nldr::GeodesicStorage::single}}.embed(data.points, graph);
+  const auto full = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
+  const auto single = nldr::Isomap{{.dim = 2, .storage = nldr::GeodesicStorage::single}}.fit(data.points, graph);
   REQUIRE(single.geodesic_storage == "float");
   REQUIRE(single.geodesic_bytes == 300ull * 300ull * 4);
   // Geodesics up to ~60 rounded to float (relative 6e-8), squared and centered: coordinates of
@@ -141,7 +141,7 @@ TEMPLATE_TEST_CASE("Isomap float geodesic storage matches the input precision", 
   // Thread count does not change the result (rule of core/parallel.hpp).
   const int threads = nldr::max_threads();
   nldr::set_threads(1);
-  const auto serial = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
+  const auto serial = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
   nldr::set_threads(threads);
   REQUIRE(serial.coordinates == full.coordinates);
 }
@@ -152,22 +152,22 @@ TEMPLATE_TEST_CASE("Isomap refuses disconnected graphs, oversized geodesics and 
   nldr::Matrix<TestType> X(20, 2);
   for (int i = 0; i < 20; ++i) X.row(i) << TestType(i < 10 ? i : 100 + i), TestType(0);
   const auto graph = nldr::KNearest{3}(X);
-  REQUIRE_THROWS_AS(nldr::Isomap{}.embed(X, graph), nldr::disconnected_graph);
-  REQUIRE_THROWS_WITH(nldr::Isomap{}.embed(X, graph), ContainsSubstring("sizes 10, 10"));
+  REQUIRE_THROWS_AS(nldr::Isomap{}.fit(X, graph), nldr::disconnected_graph);
+  REQUIRE_THROWS_WITH(nldr::Isomap{}.fit(X, graph), ContainsSubstring("sizes 10, 10"));
 
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 100, .seed = 1});
   const auto roll = nldr::KNearest{8}(data.points);
   // 100 x 100 x sizeof(T) bytes > 1000: refused before allocating, suggesting the landmark method.
-  REQUIRE_THROWS_AS((nldr::Isomap{{.memory_limit = 1000}}.embed(data.points, roll)), nldr::memory_limit_exceeded);
-  REQUIRE_THROWS_WITH((nldr::Isomap{{.memory_limit = 1000}}.embed(data.points, roll)),
+  REQUIRE_THROWS_AS((nldr::Isomap{{.memory_limit = 1000}}.fit(data.points, roll)), nldr::memory_limit_exceeded);
+  REQUIRE_THROWS_WITH((nldr::Isomap{{.memory_limit = 1000}}.fit(data.points, roll)),
                       ContainsSubstring("LandmarkIsomap"));
-  REQUIRE_THROWS_WITH(nldr::Isomap{}.embed(data.points.topRows(50).eval(), roll), ContainsSubstring("graph has 100"));
-  REQUIRE_THROWS_WITH(nldr::Isomap{{.dim = 100}}.embed(data.points, roll), ContainsSubstring("dim = 100"));
-  REQUIRE_THROWS_WITH((nldr::Isomap{{.residual_pairs = 0}}.embed(data.points, roll)),
+  REQUIRE_THROWS_WITH(nldr::Isomap{}.fit(data.points.topRows(50).eval(), roll), ContainsSubstring("graph has 100"));
+  REQUIRE_THROWS_WITH(nldr::Isomap{{.dim = 100}}.fit(data.points, roll), ContainsSubstring("dim = 100"));
+  REQUIRE_THROWS_WITH((nldr::Isomap{{.residual_pairs = 0}}.fit(data.points, roll)),
                       ContainsSubstring("residual_pairs = 0"));
   auto bad = data.points;
   bad(7, 0) = std::numeric_limits<TestType>::infinity();
-  REQUIRE_THROWS_WITH(nldr::Isomap{}.embed(bad, roll), ContainsSubstring("X(7, 0)"));
+  REQUIRE_THROWS_WITH(nldr::Isomap{}.fit(bad, roll), ContainsSubstring("X(7, 0)"));
 }
 
 TEST_CASE("Isomap refuses a geodesic matrix larger than memory before allocating anything of its size",
@@ -196,7 +196,7 @@ TEST_CASE("Isomap refuses a geodesic matrix larger than memory before allocating
   const nldr::Stopwatch clock;
   std::string message;
   try {
-    nldr::Isomap{}.embed(X, graph);
+    nldr::Isomap{}.fit(X, graph);
   } catch (const nldr::memory_limit_exceeded& e) {
     message = e.what();
   }
@@ -213,7 +213,7 @@ TEST_CASE("Isomap refuses a geodesic matrix larger than memory before allocating
   // Already in float: the message offers only the way that is left.
   std::string float_message;
   try {
-    nldr::Isomap{{.storage = nldr::GeodesicStorage::single}}.embed(X, graph);
+    nldr::Isomap{{.storage = nldr::GeodesicStorage::single}}.fit(X, graph);
   } catch (const nldr::memory_limit_exceeded& e) {
     float_message = e.what();
   }

@@ -22,10 +22,10 @@ TEMPLATE_TEST_CASE("Landmark Isomap with all points as landmarks equals Isomap",
   // returns v sqrt(lambda), Isomap's coordinates. Both selections (random order, MaxMin order).
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 150, .seed = 2});
   const auto graph = nldr::KNearest{8}(data.points);
-  const auto iso = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
+  const auto iso = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
   for (const auto selection : {nldr::LandmarkSelection::random, nldr::LandmarkSelection::max_min}) {
     const auto model =
-        nldr::LandmarkIsomap{{.dim = 2, .landmarks = 150, .selection = selection}}.embed(data.points, graph);
+        nldr::LandmarkIsomap{{.dim = 2, .landmarks = 150, .selection = selection}}.fit(data.points, graph);
     std::set<nldr::index_t> distinct(model.landmarks.begin(), model.landmarks.end());
     REQUIRE(distinct.size() == 150);
     // Coordinates of scale ~20; the two methods form B in different orders and precisions
@@ -45,8 +45,8 @@ TEMPLATE_TEST_CASE("Landmark Isomap with few landmarks approximates Isomap on a 
   // difference is 5x tighter than the benchmark's target of 0.01.
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 1200, .seed = 8});
   const auto graph = nldr::KNearest{10}(data.points);
-  const auto iso = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
-  const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 40, .seed = 3}}.embed(data.points, graph);
+  const auto iso = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
+  const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 40, .seed = 3}}.fit(data.points, graph);
   INFO("isomap " << iso.residual_variance << ", landmark " << model.residual_variance);
   REQUIRE(model.residual_variance < 0.005);
   REQUIRE(std::abs(model.residual_variance - iso.residual_variance) < 0.002);
@@ -66,7 +66,7 @@ TEMPLATE_TEST_CASE("Landmark Isomap transform places new points on a curve at th
   std::vector<std::vector<std::pair<nldr::index_t, TestType>>> lists(n);
   for (int i = 0; i + 1 < n; ++i) lists[i].emplace_back(i + 1, TestType(1));
   const auto graph = nldr::NeighborGraph<TestType>::from_lists(lists);
-  const auto model = nldr::LandmarkIsomap{{.dim = 1, .landmarks = 10, .seed = 1}}.embed(X, graph);
+  const auto model = nldr::LandmarkIsomap{{.dim = 1, .landmarks = 10, .seed = 1}}.fit(X, graph);
   const double chord = 2 * r * std::sin(step / 2);
   const double sign = model.coordinates(n - 1, 0) > model.coordinates(0, 0) ? 1 : -1;
   const double tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-8;
@@ -96,10 +96,10 @@ TEMPLATE_TEST_CASE("MaxMin landmark selection picks the farthest point each time
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 300, .seed = 4});
   const auto graph = nldr::KNearest{8}(data.points);
   const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 6, .selection = nldr::LandmarkSelection::max_min}}
-                         .embed(data.points, graph);
+                         .fit(data.points, graph);
   // Reference: the all-pairs geodesics; landmark a + 1 maximizes min over chosen of geodesic.
   const auto geodesic =
-      nldr::all_pairs_shortest_paths<double>(nldr::detail::euclidean_symmetric_graph<TestType>(data.points, graph));
+      nldr::all_pairs_shortest_paths<double>(nldr::routines::geodesic_graph<TestType>(data.points, graph, nldr::EdgeLengths::euclidean));
   for (std::size_t a = 1; a < model.landmarks.size(); ++a) {
     std::vector<double> nearest(300, 1e300);
     for (std::size_t b = 0; b < a; ++b)
@@ -113,13 +113,13 @@ TEMPLATE_TEST_CASE("MaxMin landmark selection picks the farthest point each time
 TEMPLATE_TEST_CASE("Landmark Isomap rejects bad input", "[landmark_isomap]", float, double) {
   const auto data = nldr::datasets::swiss_roll<TestType>({.n = 50, .seed = 1});
   const auto graph = nldr::KNearest{8}(data.points);
-  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.landmarks = 51}}.embed(data.points, graph)),
+  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.landmarks = 51}}.fit(data.points, graph)),
                       ContainsSubstring("landmarks = 51"));
-  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.dim = 5, .landmarks = 5}}.embed(data.points, graph)),
+  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.dim = 5, .landmarks = 5}}.fit(data.points, graph)),
                       ContainsSubstring("dim = 5 must be < landmarks = 5"));
-  REQUIRE_THROWS_AS((nldr::LandmarkIsomap{{.landmarks = 10, .memory_limit = 100}}.embed(data.points, graph)),
+  REQUIRE_THROWS_AS((nldr::LandmarkIsomap{{.landmarks = 10, .memory_limit = 100}}.fit(data.points, graph)),
                     nldr::memory_limit_exceeded);
-  const auto model = nldr::LandmarkIsomap{{.landmarks = 10}}.embed(data.points, graph);
+  const auto model = nldr::LandmarkIsomap{{.landmarks = 10}}.fit(data.points, graph);
   REQUIRE_THROWS_WITH(model.transform(nldr::Matrix<TestType>::Ones(2, 2)), ContainsSubstring("D = 2"));
   REQUIRE_THROWS_WITH(model.transform(data.points, 0), ContainsSubstring("k = 0"));
   REQUIRE_THROWS_WITH(model.triangulate(Eigen::MatrixXd::Ones(3, 9)), ContainsSubstring("m = 10"));
@@ -127,6 +127,6 @@ TEMPLATE_TEST_CASE("Landmark Isomap rejects bad input", "[landmark_isomap]", flo
   // Two far clusters: disconnected graph named with its component sizes.
   nldr::Matrix<TestType> X(12, 1);
   for (int i = 0; i < 12; ++i) X(i, 0) = TestType(i < 6 ? i : 50 + i);
-  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.dim = 1, .landmarks = 4}}.embed(X, nldr::KNearest{2}(X))),
+  REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.dim = 1, .landmarks = 4}}.fit(X, nldr::KNearest{2}(X))),
                       ContainsSubstring("sizes 6, 6"));
 }

@@ -63,8 +63,8 @@ TEMPLATE_TEST_CASE("Laplacian Eigenmaps solves L f = lambda D f like a dense gen
   const auto roll = swiss_roll<TestType>(400, 21, 9);
   const auto graph = brute_knn(roll.points, 8);
   const double t = 20;
-  const auto result = LaplacianEigenmaps{{.dim = 3, .t = t, .solver = {.dense_below = 0}}}.embed(roll.points, graph);
-  CHECK(result.solver.solver == "spectra-shift-invert-ldlt");
+  const auto result = LaplacianEigenmaps{{.dim = 3, .t = t, .eigen = {.dense_below = 0}}}.fit(roll.points, graph);
+  CHECK(result.diagnostics.solver == "spectra-shift-invert-ldlt");
   CHECK(result.t == t);
   const Eigen::MatrixXd W = dense_affinity(roll.points, graph, t);
   const Eigen::MatrixXd D = W.rowwise().sum().asDiagonal();
@@ -110,7 +110,7 @@ TEMPLATE_TEST_CASE("LTSA eigenvectors equal a dense solve, and a tilted plane is
   SECTION("dense reference") {
     const auto roll = swiss_roll<TestType>(400, 21, 12);
     const auto graph = brute_knn(roll.points, 10);
-    const auto result = Ltsa{{.dim = 2, .solver = {.dense_below = 0}}}.embed(roll.points, graph);
+    const auto result = Ltsa{{.dim = 2, .eigen = {.dense_below = 0}}}.fit(roll.points, graph);
     nldr::StageTimes times;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dense(
         full_dense(nldr::detail::ltsa_matrix(nldr::Matrix<double>(roll.points.template cast<double>()), graph, 2, times)));
@@ -121,7 +121,7 @@ TEMPLATE_TEST_CASE("LTSA eigenvectors equal a dense solve, and a tilted plane is
   SECTION("tilted plane") {
     // Local PCA is exact on a plane, so the null space of B is spanned by 1 and the plane coordinates.
     const auto plane = tilted_plane<TestType>(300, 31);
-    const auto result = Ltsa{{.dim = 2}}.embed(plane.points, brute_knn(plane.points, 10));
+    const auto result = Ltsa{{.dim = 2}}.fit(plane.points, brute_knn(plane.points, 10));
     CHECK(intrinsic_r2(plane.intrinsic, result.coordinates) > 0.9999);
   }
 }
@@ -137,10 +137,10 @@ TEMPLATE_TEST_CASE("Laplacian Eigenmaps and LTSA unroll a Swiss roll and an S-cu
     CAPTURE(roll);
     const auto data = roll ? swiss_roll<TestType>(1500, 21, 7) : s_curve<TestType>(1500, 7);
     const auto graph = brute_knn(data.points, 10);
-    const auto ltsa = Ltsa{{.dim = 2}}.embed(data.points, graph);
+    const auto ltsa = Ltsa{{.dim = 2}}.fit(data.points, graph);
     CHECK(intrinsic_r2(data.intrinsic, ltsa.coordinates) > 0.99);
     CHECK(residual_variance(data.intrinsic, ltsa.coordinates) < whitened_truth_residual_variance(data.intrinsic) + 0.01);
-    const auto le = LaplacianEigenmaps{{.dim = 2}}.embed(data.points, graph);
+    const auto le = LaplacianEigenmaps{{.dim = 2}}.fit(data.points, graph);
     CHECK(best_axis_correlation(data.intrinsic.col(0), le.coordinates.leftCols(1)) > 0.98);
     CHECK(residual_variance(data.intrinsic, le.coordinates) < 0.35);
   }
@@ -149,18 +149,18 @@ TEMPLATE_TEST_CASE("Laplacian Eigenmaps and LTSA unroll a Swiss roll and an S-cu
 TEST_CASE("Laplacian Eigenmaps and LTSA reject bad input with messages that name the problem", "[laplacian][ltsa]") {
   const auto roll = swiss_roll<double>(120, 21, 1);
   const auto graph = brute_knn(roll.points, 6);
-  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = -1}}.embed(roll.points, graph), nldr::invalid_argument, "t = -1");
-  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = std::nan("")}}.embed(roll.points, graph), nldr::invalid_argument, "t = ");
-  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.dim = 119}}.embed(roll.points, graph), nldr::invalid_argument, "dim = 119");
-  CHECK_THROWS_CONTAINING(Ltsa{{.dim = 4}}.embed(roll.points, graph), nldr::invalid_argument, "input dimension D = 3");
-  CHECK_THROWS_CONTAINING(Ltsa{{.dim = 2}}.embed(roll.points, brute_knn(roll.points, 1)), nldr::invalid_argument,
+  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = -1}}.fit(roll.points, graph), nldr::invalid_argument, "t = -1");
+  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = std::nan("")}}.fit(roll.points, graph), nldr::invalid_argument, "t = ");
+  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.dim = 119}}.fit(roll.points, graph), nldr::invalid_argument, "dim = 119");
+  CHECK_THROWS_CONTAINING(Ltsa{{.dim = 4}}.fit(roll.points, graph), nldr::invalid_argument, "input dimension D = 3");
+  CHECK_THROWS_CONTAINING(Ltsa{{.dim = 2}}.fit(roll.points, brute_knn(roll.points, 1)), nldr::invalid_argument,
                           "needs at least 2");
   nldr::Matrix<double> two(240, 3);
   two << roll.points, (roll.points.array() + 1000.0).matrix();
   const auto split = brute_knn(two, 6);
-  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{}.embed(two, split), nldr::disconnected_graph, "2 connected components");
-  CHECK_THROWS_CONTAINING(Ltsa{}.embed(two, split), nldr::disconnected_graph, "sizes 120, 120");
+  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{}.fit(two, split), nldr::disconnected_graph, "2 connected components");
+  CHECK_THROWS_CONTAINING(Ltsa{}.fit(two, split), nldr::disconnected_graph, "sizes 120, 120");
   // Kernel width so small that every weight underflows.
-  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = 1e-300}}.embed(roll.points, graph), nldr::invalid_argument,
+  CHECK_THROWS_CONTAINING(LaplacianEigenmaps{{.t = 1e-300}}.fit(roll.points, graph), nldr::invalid_argument,
                           "underflow");
 }

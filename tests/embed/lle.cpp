@@ -109,14 +109,14 @@ TEST_CASE("sparse_eigen: bottom eigenpairs match a dense SelfAdjointEigenSolver"
   const int n = 600, nev = 4;
   const auto lower = random_laplacian(n, 11);
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> reference(full_dense(lower));
-  auto check = [&](const nldr::SpectralSolverOptions& options, const Eigen::VectorXd& null_vector,
+  auto check = [&](const nldr::BottomEigenOptions& options, const Eigen::VectorXd& null_vector,
                    const std::string& solver) {
     CAPTURE(solver, null_vector.size());
     const auto pairs = nldr::detail::bottom_eigenpairs(lower, nev, options, "test", null_vector);
     REQUIRE(pairs.values.size() == nev);
     REQUIRE(pairs.vectors.rows() == n);
     CHECK(pairs.diagnostics.solver == solver);
-    CHECK(pairs.diagnostics.converged);
+    CHECK(pairs.diagnostics.status == nldr::SolverStatus::success);
     for (int c = 0; c < nev; ++c) {
       // Eigenvalues are O(0.01..1) here; both solvers are accurate to ~1e-12 relative to ||L|| ~ 10.
       CHECK_THAT(pairs.values[c], WithinAbs(reference.eigenvalues()[c], 1e-9));
@@ -146,7 +146,7 @@ TEST_CASE("gram_eigen: the bottom eigenpairs of A^T A from the LU of A match a d
   const auto pairs = nldr::detail::gram_bottom_eigenpairs(A, nev, {}, "test");
   REQUIRE(pairs.has_value());
   CHECK(pairs->diagnostics.solver == "spectra-pseudo-inverse-umfpack-lu");
-  CHECK(pairs->diagnostics.converged);
+  CHECK(pairs->diagnostics.status == nldr::SolverStatus::success);
   for (int c = 0; c < nev; ++c) {
     // Eigenvalues 0 and O(1e-3..1e-2) here; ||A^T A|| ~ 10, and both solvers are accurate to ~1e-13 of it.
     CHECK_THAT(pairs->values[c], WithinAbs(reference.eigenvalues()[c], 1e-10));
@@ -189,7 +189,7 @@ TEST_CASE("sparse_eigen: report_gap gives the relative gap of a ring's Laplacian
   const Eigen::VectorXd constant = Eigen::VectorXd::Ones(n);
   for (const nldr::index_t dense_below : {0, 1000}) {
     CAPTURE(dense_below);
-    const nldr::SpectralSolverOptions options{.dense_below = dense_below, .report_gap = true};
+    const nldr::BottomEigenOptions options{.dense_below = dense_below, .report_gap = true};
     const auto two = nldr::detail::bottom_eigenpairs(ring, 2, options, "test", constant);  // d = 1
     REQUIRE(two.diagnostics.relative_gap.has_value());
     CHECK(*two.diagnostics.relative_gap < 1e-8);  // lambda_1 twice: accurate to ~1e-12 of lambda_1 = 1e-3
@@ -210,7 +210,7 @@ TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to 
   const auto lower = random_laplacian(500, 3);
   SECTION("non-convergence") {
     // A tolerance below machine precision cannot be met in one restart.
-    const nldr::SpectralSolverOptions options{.dense_below = 0, .max_iterations = 1, .tolerance = 1e-300,
+    const nldr::BottomEigenOptions options{.dense_below = 0, .max_iterations = 1, .tolerance = 1e-300,
                                               .lanczos_vectors = 6};
     CHECK_THROWS_AS(nldr::detail::bottom_eigenpairs(lower, 4, options, "test"), nldr::convergence_error);
     CHECK_THROWS_WITH(nldr::detail::bottom_eigenpairs(lower, 4, options, "test"), ContainsSubstring("max_iterations"));
@@ -237,13 +237,13 @@ TEST_CASE("sparse_eigen: failures and bad options raise errors that say what to 
     nldr::detail::SparseLower identity(300000, 300000);
     identity.setIdentity();
     CHECK_THROWS_CONTAINING(nldr::detail::bottom_eigenpairs(identity, 3, {.dense_below = 1000000}, "test"),
-                            nldr::memory_limit_exceeded, "lower solver.dense_below");
+                            nldr::memory_limit_exceeded, "lower eigen.dense_below");
   }
   SECTION("a matrix that is not positive semi-definite cannot be factorized") {
     const nldr::detail::SparseLower negative = -lower;
     for (const auto& [factorization, solver] : sparse_factorizations()) {
       CAPTURE(solver);
-      const nldr::SpectralSolverOptions options{.dense_below = 0, .factorization = factorization};
+      const nldr::BottomEigenOptions options{.dense_below = 0, .factorization = factorization};
       CHECK_THROWS_CONTAINING(nldr::detail::bottom_eigenpairs(negative, 3, options, "test"), nldr::convergence_error,
                               "factorization");
     }
@@ -344,7 +344,7 @@ TEST_CASE("standard LLE matrix equals (I - W)^T (I - W) on a variable-degree gra
   // Entries are O(1); the two weight solves agree to ~1e-10.
   CHECK((full_dense(M) - expected).cwiseAbs().maxCoeff() < 1e-9);
 
-  const auto result = LocallyLinearEmbedding{{.dim = 2}}.embed(roll.points, graph);
+  const auto result = LocallyLinearEmbedding{{.dim = 2}}.fit(roll.points, graph);
   CHECK_THAT(result.reconstruction_error, WithinRel(expected_error, 1e-8));
   // embedding_cost = tr(Y^T M Y) for the orthonormal Y returned.
   const Eigen::MatrixXd Y = result.coordinates;
@@ -377,7 +377,7 @@ TEMPLATE_TEST_CASE("every LLE variant recovers a tilted plane exactly (up to an 
   const auto graph = brute_knn(plane.points, 10);
   for (const auto variant : {LleVariant::standard, LleVariant::modified, LleVariant::hessian}) {
     CAPTURE(int(variant));
-    const auto result = LocallyLinearEmbedding{{.dim = 2, .variant = variant}}.embed(plane.points, graph);
+    const auto result = LocallyLinearEmbedding{{.dim = 2, .variant = variant}}.fit(plane.points, graph);
     CHECK(intrinsic_r2(plane.intrinsic, result.coordinates) > (variant == LleVariant::standard ? 0.95 : 0.9999));
   }
 }
@@ -387,9 +387,9 @@ TEMPLATE_TEST_CASE("LLE eigenvectors equal a dense solve of the same matrix", "[
   const auto graph = brute_knn(roll.points, 10);
   for (const auto variant : {LleVariant::standard, LleVariant::modified, LleVariant::hessian}) {
     CAPTURE(int(variant));
-    const nldr::LleOptions options{.dim = 2, .variant = variant, .solver = {.dense_below = 0}};
-    const auto result = LocallyLinearEmbedding{options}.embed(roll.points, graph);
-    CHECK(result.solver.solver == "spectra-shift-invert-ldlt");
+    const nldr::LleOptions options{.dim = 2, .variant = variant, .eigen = {.dense_below = 0}};
+    const auto result = LocallyLinearEmbedding{options}.fit(roll.points, graph);
+    CHECK(result.diagnostics.solver == "spectra-shift-invert-ldlt");
     std::vector<double> errors(400);
     nldr::StageTimes times;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dense(full_dense(
@@ -405,9 +405,9 @@ TEMPLATE_TEST_CASE("LLE eigenvectors equal a dense solve of the same matrix", "[
 TEMPLATE_TEST_CASE("standard LLE through the LU of I - W equals a dense solve of M", "[lle]", float, double) {
   const auto roll = swiss_roll<TestType>(400, 21, 12);
   const auto graph = brute_knn(roll.points, 10);
-  const nldr::LleOptions options{.dim = 2, .solver = {.dense_below = 0, .factorization = nldr::Factorization::lu}};
-  const auto result = LocallyLinearEmbedding{options}.embed(roll.points, graph);
-  CHECK(result.solver.solver == "spectra-pseudo-inverse-umfpack-lu");
+  const nldr::LleOptions options{.dim = 2, .eigen = {.dense_below = 0, .factorization = nldr::Factorization::lu}};
+  const auto result = LocallyLinearEmbedding{options}.fit(roll.points, graph);
+  CHECK(result.diagnostics.solver == "spectra-pseudo-inverse-umfpack-lu");
   std::vector<double> errors(400);
   nldr::StageTimes times;
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dense(full_dense(nldr::detail::lle_matrix(
@@ -419,19 +419,19 @@ TEMPLATE_TEST_CASE("standard LLE through the LU of I - W equals a dense solve of
 
   // report_gap: the same embedding, and the gap after lambda_2 that the dense spectrum gives.
   nldr::LleOptions gap_options = options;
-  gap_options.solver.report_gap = true;
-  const auto with_gap = LocallyLinearEmbedding{gap_options}.embed(roll.points, graph);
+  gap_options.eigen.report_gap = true;
+  const auto with_gap = LocallyLinearEmbedding{gap_options}.fit(roll.points, graph);
   CHECK(worst_column_alignment(with_gap.coordinates, result.coordinates.template cast<double>()) > 1 - 1e-6);
-  REQUIRE(with_gap.solver.relative_gap.has_value());
+  REQUIRE(with_gap.diagnostics.relative_gap.has_value());
   const double expected_gap = (dense.eigenvalues()[3] - dense.eigenvalues()[2]) / dense.eigenvalues()[3];
-  CHECK_THAT(*with_gap.solver.relative_gap, WithinAbs(expected_gap, 1e-3));
+  CHECK_THAT(*with_gap.diagnostics.relative_gap, WithinAbs(expected_gap, 1e-3));
 
   // `automatic` takes it from suitesparse_from points on; the other variants have no I - W to factorize.
-  const nldr::SpectralSolverOptions automatic{.dense_below = 0, .suitesparse_from = 400};
-  CHECK(LocallyLinearEmbedding{{.dim = 2, .solver = automatic}}.embed(roll.points, graph).solver.solver ==
+  const nldr::BottomEigenOptions automatic{.dense_below = 0, .suitesparse_from = 400};
+  CHECK(LocallyLinearEmbedding{{.dim = 2, .eigen = automatic}}.fit(roll.points, graph).diagnostics.solver ==
         "spectra-pseudo-inverse-umfpack-lu");
-  const LocallyLinearEmbedding modified_lu{{.dim = 2, .variant = LleVariant::modified, .solver = options.solver}};
-  CHECK_THROWS_CONTAINING(modified_lu.embed(roll.points, graph), nldr::invalid_argument, "standard LLE only");
+  const LocallyLinearEmbedding modified_lu{{.dim = 2, .variant = LleVariant::modified, .eigen = options.eigen}};
+  CHECK_THROWS_CONTAINING(modified_lu.fit(roll.points, graph), nldr::invalid_argument, "standard LLE only");
 }
 #endif
 
@@ -450,7 +450,7 @@ TEMPLATE_TEST_CASE("LLE variants unroll a Swiss roll and an S-curve", "[lle][pur
     const double floor = whitened_truth_residual_variance(data.intrinsic);
     for (const auto variant : {LleVariant::standard, LleVariant::modified, LleVariant::hessian}) {
       CAPTURE(int(variant));
-      const auto result = LocallyLinearEmbedding{{.dim = 2, .variant = variant}}.embed(data.points, graph);
+      const auto result = LocallyLinearEmbedding{{.dim = 2, .variant = variant}}.fit(data.points, graph);
       const double rv = residual_variance(data.intrinsic, result.coordinates);
       CAPTURE(rv, floor);
       if (variant == LleVariant::standard) {
@@ -471,9 +471,9 @@ TEST_CASE("LLE results do not depend on the thread count", "[lle]") {
   const int threads = nldr::max_threads();
   for (const auto variant : {LleVariant::standard, LleVariant::modified, LleVariant::hessian}) {
     nldr::set_threads(1);
-    const auto one = LocallyLinearEmbedding{{.variant = variant}}.embed(roll.points, graph);
+    const auto one = LocallyLinearEmbedding{{.variant = variant}}.fit(roll.points, graph);
     nldr::set_threads(2);
-    const auto two = LocallyLinearEmbedding{{.variant = variant}}.embed(roll.points, graph);
+    const auto two = LocallyLinearEmbedding{{.variant = variant}}.fit(roll.points, graph);
     CHECK(one.coordinates == two.coordinates);
   }
   nldr::set_threads(threads);
@@ -485,26 +485,26 @@ TEST_CASE("LLE rejects bad input with messages that name the problem", "[lle]") 
   SECTION("non-finite input") {
     nldr::Matrix<double> bad = roll.points;
     bad(5, 1) = std::nan("");
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.embed(bad, graph), nldr::invalid_argument, "X(5, 1)");
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.fit(bad, graph), nldr::invalid_argument, "X(5, 1)");
   }
   SECTION("graph of another size") {
     const nldr::Matrix<double> fewer = roll.points.topRows(100);
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.embed(fewer, graph), nldr::invalid_argument, "rows");
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.fit(fewer, graph), nldr::invalid_argument, "rows");
   }
   SECTION("dimension") {
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.dim = 4}}.embed(roll.points, graph), nldr::invalid_argument, "input dimension D = 3");
-    CHECK_THROWS_AS(LocallyLinearEmbedding{{.dim = 0}}.embed(roll.points, graph), nldr::invalid_argument);
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.dim = 4}}.fit(roll.points, graph), nldr::invalid_argument, "input dimension D = 3");
+    CHECK_THROWS_AS(LocallyLinearEmbedding{{.dim = 0}}.fit(roll.points, graph), nldr::invalid_argument);
   }
   SECTION("regularization") {
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.reg = 0}}.embed(roll.points, graph), nldr::invalid_argument, "reg = 0");
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.reg = 0}}.fit(roll.points, graph), nldr::invalid_argument, "reg = 0");
   }
   SECTION("too few neighbors for the Hessian fit (d = 2 needs 6)") {
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.variant = LleVariant::hessian}}.embed(roll.points, brute_knn(roll.points, 5)), nldr::invalid_argument, "needs at least 6");
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{{.variant = LleVariant::hessian}}.fit(roll.points, brute_knn(roll.points, 5)), nldr::invalid_argument, "needs at least 6");
   }
   SECTION("disconnected graph") {
     // Two far-apart copies of the roll: kNN never links them, so M's null space is two-dimensional.
     nldr::Matrix<double> two(240, 3);
     two << roll.points, (roll.points.array() + 1000.0).matrix();
-    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.embed(two, brute_knn(two, 6)), nldr::disconnected_graph, "2 connected components (sizes 120, 120)");
+    CHECK_THROWS_CONTAINING(LocallyLinearEmbedding{}.fit(two, brute_knn(two, 6)), nldr::disconnected_graph, "2 connected components (sizes 120, 120)");
   }
 }

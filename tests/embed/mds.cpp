@@ -42,9 +42,9 @@ TEMPLATE_TEST_CASE("MDS of Euclidean distances equals PCA up to sign", "[mds]", 
   for (const int n : {60, 260}) {
     INFO("N = " << n);
     const auto X = gaussian_points<TestType>(n, 4, 2);
-    const auto pca = nldr::Pca{{.dim = 3, .solver = nldr::PcaSolver::covariance}}.fit(X);
-    const auto mds = nldr::ClassicalMds{{.dim = 3}}.embed_distances(euclidean_distances(X));
-    REQUIRE(mds.solver.solver == (n > 200 ? "spectra-lanczos" : "dense"));
+    const auto pca = nldr::Pca{{.dim = 3, .algorithm = nldr::PcaAlgorithm::covariance}}.fit(X);
+    const auto mds = nldr::ClassicalMds{{.dim = 3}}.fit(nldr::precomputed(euclidean_distances(X)));
+    REQUIRE(mds.diagnostics.solver == (n > 200 ? "spectra-lanczos" : "dense"));
     // Coordinates of scale ~4: float rounding of the distances (squared, centered) costs ~1e-4
     // absolute; double agrees to 1e-8.
     const double tolerance = std::is_same_v<TestType, float> ? 2e-3 : 1e-8;
@@ -56,7 +56,7 @@ TEMPLATE_TEST_CASE("MDS of Euclidean distances equals PCA up to sign", "[mds]", 
     for (Eigen::Index k = 0; k < mds.negative_eigenvalues.size(); ++k)
       REQUIRE(std::abs(mds.negative_eigenvalues[k]) < 1e-3 * double(mds.eigenvalues[0]));
     // embed(X) goes through the Gram matrix: the same embedding.
-    const auto direct = nldr::ClassicalMds{{.dim = 3}}.embed(X);
+    const auto direct = nldr::ClassicalMds{{.dim = 3}}.fit(X);
     REQUIRE(max_difference_up_to_sign(direct.coordinates, mds.coordinates) < tolerance);
     REQUIRE_THAT(direct.trace, WithinRel(mds.trace, 1e-4));
   }
@@ -76,7 +76,7 @@ TEMPLATE_TEST_CASE("MDS reports the negative eigenvalues of non-Euclidean dissim
   REQUIRE(reference.eigenvalues()[0] < -0.01);  // the premise: clearly non-Euclidean
 
   const nldr::Matrix<TestType> input = D.cast<TestType>();
-  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 3}}.embed_distances(input);
+  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 3}}.fit(nldr::precomputed(input));
   const double tolerance = std::is_same_v<TestType, float> ? 1e-5 : 1e-12;
   REQUIRE(mds.negative_eigenvalues.size() >= 1);
   for (Eigen::Index k = 0; k < mds.negative_eigenvalues.size(); ++k)
@@ -94,7 +94,7 @@ TEMPLATE_TEST_CASE("MDS recovers a configuration from its distances (up to a rig
   nldr::Matrix<TestType> X(4, 2);
   X << 0, 0, 3, 0, 3, 4, 0, 4;
   const auto D = euclidean_distances(X);
-  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 0}}.embed_distances(D);
+  const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 0}}.fit(nldr::precomputed(D));
   const auto again = euclidean_distances(mds.coordinates);
   REQUIRE((again - D).template cast<double>().cwiseAbs().maxCoeff() < 1e-5);
   REQUIRE(mds.negative_eigenvalues.size() == 0);
@@ -104,23 +104,23 @@ TEMPLATE_TEST_CASE("MDS rejects bad dissimilarities and sizes", "[mds]", float, 
   const auto X = gaussian_points<TestType>(6, 2, 1);
   nldr::Matrix<TestType> D = euclidean_distances(X);
   const nldr::ClassicalMds mds{{.dim = 2}};
-  REQUIRE_THROWS_WITH(mds.embed_distances(D.leftCols(5).eval()), ContainsSubstring("square"));
+  REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(D.leftCols(5).eval()), ContainsSubstring("square")));
   auto asym = D;
   asym(1, 2) += 1;
-  REQUIRE_THROWS_WITH(mds.embed_distances(asym), ContainsSubstring("symmetric"));
+  REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(asym), ContainsSubstring("symmetric")));
   auto negative = D;
   negative(1, 2) = negative(2, 1) = -1;
-  REQUIRE_THROWS_WITH(mds.embed_distances(negative), ContainsSubstring("negative"));
+  REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(negative), ContainsSubstring("negative")));
   auto diagonal = D;
   diagonal(3, 3) = 1;
-  REQUIRE_THROWS_WITH(mds.embed_distances(diagonal), ContainsSubstring("distances(3, 3)"));
+  REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(diagonal), ContainsSubstring("distances(3, 3)")));
   auto nan = D;
   nan(0, 1) = std::numeric_limits<TestType>::quiet_NaN();
-  REQUIRE_THROWS_WITH(mds.embed_distances(nan), ContainsSubstring("not finite"));
-  REQUIRE_THROWS_WITH(nldr::ClassicalMds{{.dim = 6}}.embed_distances(D), ContainsSubstring("dim = 6 must be < N = 6"));
-  REQUIRE_THROWS_WITH((nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 5}}.embed_distances(D)),
+  REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(nan), ContainsSubstring("not finite")));
+  REQUIRE_THROWS_WITH(nldr::ClassicalMds{{.dim = 6}}.fit(nldr::precomputed(D), ContainsSubstring("dim = 6 must be < N = 6")));
+  REQUIRE_THROWS_WITH((nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 5}}.fit(nldr::precomputed(D))),
                       ContainsSubstring("negative_eigenvalues = 5"));
-  REQUIRE_THROWS_AS(mds.embed(nldr::Matrix<TestType>(1, 3)), nldr::invalid_argument);
+  REQUIRE_THROWS_AS(mds.fit(nldr::Matrix<TestType>(1, 3)), nldr::invalid_argument);
   // The N x N matrix is checked against the memory limit before it is allocated.
-  REQUIRE_THROWS_AS((nldr::ClassicalMds{{.dim = 2, .memory_limit = 16}}.embed(X)), nldr::memory_limit_exceeded);
+  REQUIRE_THROWS_AS((nldr::ClassicalMds{{.dim = 2, .memory_limit = 16}}.fit(X)), nldr::memory_limit_exceeded);
 }

@@ -50,11 +50,11 @@ TEMPLATE_TEST_CASE("PCA covariance path recovers known axes and variances", "[pc
   const Eigen::VectorXd s = (Eigen::VectorXd(5) << 40, 20, 10, 5, 1).finished();
   const KnownPca known = known_pca(200, 5, s, 3);
   const nldr::Matrix<TestType> X = known.points.cast<TestType>();
-  const auto pca = nldr::Pca{{.dim = 3, .solver = nldr::PcaSolver::covariance}}.fit(X);
+  const auto pca = nldr::Pca{{.dim = 3, .algorithm = nldr::PcaAlgorithm::covariance}}.fit(X);
   // Sums run in double; the input's rounding to float (relative 6e-8 of |X| ~ 10) bounds the error
   // at ~1e-5 relative for float, 1e-10 for double.
   const double tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-9;
-  REQUIRE(pca.solver.solver == "covariance");
+  REQUIRE(pca.diagnostics.solver == "covariance");
   REQUIRE(pca.components.rows() == 3);
   REQUIRE(pca.components.cols() == 5);
   REQUIRE(pca.coordinates.rows() == 200);
@@ -81,7 +81,7 @@ TEMPLATE_TEST_CASE("PCA randomized path matches the known axes on 300-D data", "
   const KnownPca known = known_pca(400, 300, s, 8);
   const nldr::Matrix<TestType> X = known.points.cast<TestType>();
   const auto pca = nldr::Pca{{.dim = 2}}.fit(X);  // automatic: D = 300 > 256 and 4 * 12 <= 300
-  REQUIRE(pca.solver.solver == "randomized-svd");
+  REQUIRE(pca.diagnostics.solver == "randomized-svd");
   // Halko et al. (2011) Thm 9.2: with q = 4 power iterations the error in the top axes shrinks
   // like (s_{l+1}/s_k)^(2q+1) = 0.7^(11 * 9) ~ 1e-15; float input limits it to ~1e-5.
   const double tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-8;
@@ -91,7 +91,7 @@ TEMPLATE_TEST_CASE("PCA randomized path matches the known axes on 300-D data", "
                  WithinAbs(1.0, tolerance));
   }
   // The covariance path gives the same answer (both exact up to the tolerance above).
-  const auto exact = nldr::Pca{{.dim = 2, .solver = nldr::PcaSolver::covariance}}.fit(X);
+  const auto exact = nldr::Pca{{.dim = 2, .algorithm = nldr::PcaAlgorithm::covariance}}.fit(X);
   REQUIRE_THAT((exact.coordinates - pca.coordinates).template cast<double>().norm() /
                    exact.coordinates.template cast<double>().norm(),
                WithinAbs(0.0, tolerance));
@@ -101,8 +101,8 @@ TEMPLATE_TEST_CASE("PCA transform of the training points equals the fit output",
   const Eigen::VectorXd s = (Eigen::VectorXd(4) << 9, 4, 2, 1).finished();
   const KnownPca known = known_pca(50, 4, s, 21);
   const nldr::Matrix<TestType> X = known.points.cast<TestType>();
-  for (const auto solver : {nldr::PcaSolver::covariance, nldr::PcaSolver::randomized}) {
-    const auto pca = nldr::Pca{{.dim = 2, .solver = solver}}.fit(X);
+  for (const auto solver : {nldr::PcaAlgorithm::covariance, nldr::PcaAlgorithm::randomized}) {
+    const auto pca = nldr::Pca{{.dim = 2, .eigen = solver}}.fit(X);
     const nldr::Matrix<TestType> again = pca.transform(X);
     // Same projection computed once in double (fit) and once in T (transform): T rounding only.
     const double tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-12;

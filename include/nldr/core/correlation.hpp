@@ -1,6 +1,6 @@
 // Pearson correlation accumulated in one pass, in double, in the order values are added
 // (so a fixed order gives bit-identical results). Shared by the residual-variance metric
-// and the embedders that report residual variance (Isomap).
+// and the embedders that report residual variance (Isomap, Landmark Isomap).
 #pragma once
 
 #include <cmath>
@@ -64,5 +64,14 @@ class PearsonAccumulator {
   double shift_a_ = 0, shift_b_ = 0;
   double sum_a_ = 0, sum_b_ = 0, sum_aa_ = 0, sum_bb_ = 0, sum_ab_ = 0;
 };
+
+/// Residual variance 1 - r^2 of the pairs accumulated (Tenenbaum, de Silva & Langford 2000): the
+/// one definition behind the metric and the embedders that report it. NaN where r is undefined
+/// (fewer than 2 pairs, or either side constant): the metric refuses such input before asking,
+/// and an embedder's diagnostic reports NaN rather than failing the embedding it describes.
+inline double residual_variance_of(const PearsonAccumulator& accumulator) {
+  const double r = accumulator.correlation();
+  return std::isnan(r) ? std::numeric_limits<double>::quiet_NaN() : 1.0 - r * r;
+}
 
 }  // namespace nldr

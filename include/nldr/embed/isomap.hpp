@@ -1,25 +1,39 @@
-// Isomap (Tenenbaum, de Silva & Langford 2000; ALGORITHMS.md sec. 3): geodesic distances along the
-// union-symmetrized neighbor graph with Euclidean edge lengths, by Dijkstra from every source in
-// parallel, then classical MDS on them. The residual variance 1 - r^2 between the geodesics and
-// the embedding distances (Tenenbaum et al. 2000, fig. 2) is part of the result.
+// Isomap (Tenenbaum, de Silva & Langford 2000; docs/algorithms.md sec. 3): geodesic distances along
+// the union-symmetrized neighbor graph, by Dijkstra from every source in parallel, then classical
+// MDS on them. The residual variance 1 - r^2 between the geodesics and the embedding distances
+// (Tenenbaum et al. 2000, fig. 2) is part of the result.
+// Out of sample (de Silva & Tenenbaum 2004; docs/methods/isomap.md): a new point's geodesic to
+// training point j is min over its k nearest training points q of |x - x_q| + G(q, j), and it is
+// placed by the distance-based triangulation with every training point a landmark. G is not kept:
+// the model keeps B = -1/2 J G^2 J, which the fit computes anyway, and G(q, j)^2 = B_qq + B_jj - 2 B_qj.
 #pragma once
 
 #include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
-#include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
-#include <nldr/embed/mds.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
+#include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/geodesic_graph.hpp>
+#include <nldr/embed/routines/mds.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
+#include <nldr/embed/routines/residual_variance.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 #include <nldr/neighbors/shortest_paths.hpp>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,6 +51,8 @@ struct IsomapOptions {
   index_t dim = 2;
   /// Storage of the geodesic matrix (sums are formed in double either way).
   GeodesicStorage storage = GeodesicStorage::input;
+  /// Edge lengths of the graph: recomputed from X (default) or the graph's own.
+  EdgeLengths edge_lengths = EdgeLengths::euclidean;
   /// Most negative eigenvalues of the centered geodesic matrix to report (0 <= count <= N - dim).
   index_t negative_eigenvalues = 0;
   /// Residual variance uses all N(N-1)/2 pairs when there are at most this many, otherwise this
@@ -50,111 +66,133 @@ struct IsomapOptions {
   std::uint64_t memory_limit = 0;
 };
 
-/// Result of Isomap: MDS of the geodesics plus the geodesic fit.
+/// A fitted Isomap: MDS of the geodesics plus the geodesic fit, and what transform needs.
 template <Real T>
-struct IsomapEmbedding : MdsEmbedding<T> {
-  /// 1 - r^2 (Pearson) between geodesic and embedding distances, in [0, 1].
+struct IsomapModel : Embedding<T> {
+  /// 1 - r^2 (Pearson) between geodesic and embedding distances, in [0, 1]; NaN when undefined
+  /// (every embedding distance equal).
   double residual_variance = 0;
   /// Number of pairs behind residual_variance, and whether they were a random sample.
   std::int64_t residual_pairs = 0;
   bool residual_sampled = false;
+  /// Most negative eigenvalues of B (ascending, < 0) and whether they were computed.
+  Eigen::VectorXd negative_eigenvalues;
+  SolverStatus negative_status = SolverStatus::not_computed;
+  double trace = 0;  ///< trace(B)
   /// Bytes of the N x N geodesic matrix and its element type ("float" or "double").
-  std::uint64_t geodesic_bytes = 0;
+  std::int64_t geodesic_bytes = 0;
   std::string geodesic_storage;
   /// Directed entries of the symmetrized graph the geodesics were computed on.
-  offset_t graph_edges = 0;
+  std::int64_t graph_edges = 0;
+  /// Neighbors a new point is joined to by transform (the training graph's mean degree).
+  index_t transform_k = 0;
+  /// Training points and their search index.
+  PointIndex<T> training;
+  /// B = -1/2 J G^2 J, N x N, in the geodesic storage (the other matrix is empty).
+  Matrix<float> centered_single;
+  Matrix<double> centered_double;
+  /// Triangulation with every training point a landmark: L# (d x N) and mean squared geodesics.
+  Eigen::MatrixXd pseudo_inverse;
+  Eigen::VectorXd mean_squared;
+
+  /// Places new points (P x D, finite, same D) joined to their transform_k nearest training points.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
+
+  /// As above with k training neighbors per new point, 1 <= k <= N. Cost O(P (k + d) N).
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "IsomapModel::transform: same scalar as fit");
+    if (centered_single.size() > 0) return place(X_new, k, centered_single);
+    return place(X_new, k, centered_double);
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    const Eigen::Index n = training.size();
+    const bool single = centered_single.rows() == n && centered_single.cols() == n && centered_double.size() == 0;
+    const bool twice = centered_double.rows() == n && centered_double.cols() == n && centered_single.size() == 0;
+    require_state(single || twice, "one N x N centered geodesic matrix");
+    require_state(pseudo_inverse.rows() == this->coordinates.cols() && pseudo_inverse.cols() == n, "L# is d x N");
+    require_state(mean_squared.size() == n, "N mean squared geodesics");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("residual_variance", residual_variance, FieldRole::result);
+    v("residual_pairs", residual_pairs, FieldRole::result);
+    v("residual_sampled", residual_sampled, FieldRole::result);
+    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
+    v("negative_status", negative_status, FieldRole::result);
+    v("trace", trace, FieldRole::result);
+    v("geodesic_bytes", geodesic_bytes, FieldRole::result);
+    v("geodesic_storage", geodesic_storage, FieldRole::result);
+    v("graph_edges", graph_edges, FieldRole::result);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+    v("centered_single", centered_single, FieldRole::state);
+    v("centered_double", centered_double, FieldRole::state);
+    v("pseudo_inverse", pseudo_inverse, FieldRole::state);
+    v("mean_squared", mean_squared, FieldRole::state);
+  }
+
+ private:
+  template <class Derived, Real S>
+  Matrix<T> place(const Eigen::MatrixBase<Derived>& X_new, index_t k, const Matrix<S>& B) const {
+    const index_t n = training.size();
+    routines::validate_transform_k(k, 1, n);
+    const auto lists = training.nearest(X_new, k);
+    Matrix<T> Y(X_new.rows(), pseudo_inverse.rows());
+    parallel_for(0, X_new.rows(), [&](std::int64_t p) {
+      Eigen::VectorXd squared = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
+      for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e) {
+        const index_t q = lists.indices[e];
+        const double to_q = double(lists.distances[e]), b_qq = double(B(q, q));
+        const S* row = B.row(q).data();
+        for (index_t j = 0; j < n; ++j) {
+          const double g = to_q + std::sqrt(std::max(0.0, b_qq + double(B(j, j)) - 2.0 * double(row[j])));
+          squared[j] = std::min(squared[j], g);
+        }
+      }
+      squared = squared.cwiseAbs2() - mean_squared;
+      Y.row(p) = (-0.5 * (pseudo_inverse * squared)).transpose().template cast<T>();
+    });
+    return Y;
+  }
 };
-
-namespace detail {
-
-/// The union-symmetrized graph of `graph` with every edge length recomputed as the Euclidean
-/// distance between the rows of X (in double, stored as T), so any selector's graph can be used.
-template <Real T>
-NeighborGraph<T> euclidean_symmetric_graph(const PointsRef<T>& X, const NeighborGraph<T>& graph) {
-  const NeighborGraph<T> symmetric = graph.symmetrized(Symmetrization::union_edges);
-  const auto offsets = symmetric.offsets();
-  const auto indices = symmetric.indices();
-  std::vector<T> lengths(indices.size());
-  parallel_for(0, symmetric.size(), [&](std::int64_t i) {
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-      lengths[e] = T((X.row(i).template cast<double>() - X.row(indices[e]).template cast<double>()).norm());
-  });
-  return NeighborGraph<T>::from_csr(symmetric.size(), std::vector<offset_t>(offsets.begin(), offsets.end()),
-                                    std::vector<index_t>(indices.begin(), indices.end()), std::move(lengths));
-}
-
-/// Checks that the graph has one vertex per row of X.
-template <Real T>
-void validate_graph_size(const NeighborGraph<T>& graph, Eigen::Index rows) {
-  if (graph.size() != rows)
-    throw_invalid("graph", "graph has ", graph.size(), " points but X has N = ", rows,
-                  " rows: build the graph from the same X");
-}
-
-/// Pairs (i, j), i != j, over which residual variance is measured: all i < j when there are at
-/// most `limit`, else `limit` pairs drawn uniformly with `seed`.
-inline std::vector<std::pair<index_t, index_t>> residual_pair_sample(index_t n, std::int64_t limit,
-                                                                     std::uint64_t seed) {
-  if (limit < 1) throw_invalid("residual_pairs", "residual_pairs = ", limit, " must be >= 1");
-  std::vector<std::pair<index_t, index_t>> pairs;
-  const std::int64_t all = std::int64_t(n) * (n - 1) / 2;
-  if (all <= limit) {
-    pairs.reserve(std::size_t(all));
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
-    return pairs;
-  }
-  Random random(seed);
-  pairs.reserve(std::size_t(limit));
-  for (std::int64_t p = 0; p < limit; ++p) {
-    const auto i = index_t(random.below(std::uint64_t(n)));
-    auto j = index_t(random.below(std::uint64_t(n - 1)));
-    if (j >= i) ++j;
-    pairs.emplace_back(i, j);
-  }
-  return pairs;
-}
-
-/// 1 - r^2 between reference distances and embedding distances of the same pairs, accumulated in
-/// pair order (deterministic).
-template <Real T>
-double residual_variance(const std::vector<std::pair<index_t, index_t>>& pairs, const std::vector<double>& reference,
-                         const Matrix<T>& Y) {
-  PearsonAccumulator accumulator;
-  for (std::size_t p = 0; p < pairs.size(); ++p)
-    accumulator.add(reference[p], (Y.row(pairs[p].first).template cast<double>() -
-                                   Y.row(pairs[p].second).template cast<double>())
-                                      .norm());
-  const double r = accumulator.correlation();
-  return std::isnan(r) ? 1.0 : 1.0 - r * r;
-}
-
-}  // namespace detail
 
 /// Isomap embedding of X along a neighbor graph from any selector.
 ///
 /// Memory: the N x N geodesic matrix, N^2 sizeof(storage) bytes (N = 20000: 1.5 GiB float,
-/// 3 GiB double), checked before it is allocated; it is centered in place (no second copy).
-/// Time: O(N E log N) for the shortest paths (parallel), O(N^2) per Lanczos mat-vec.
-/// For larger N use nldr::LandmarkIsomap (O(m N) memory).
+/// 3 GiB double), checked before it is allocated; it is centered in place (no second copy) and
+/// kept by the model for transform. Time: O(N E log N) for the shortest paths (parallel), O(N^2)
+/// per Lanczos mat-vec. For larger N use nldr::LandmarkIsomap (O(m N) memory).
 ///
 /// \code
 /// auto data = nldr::datasets::swiss_roll<double>({.n = 2000, .seed = 1});
 /// auto graph = nldr::KNearest{12}(data.points);
-/// auto iso = nldr::Isomap{{.dim = 2}}.embed(data.points, graph);
+/// auto iso = nldr::Isomap{{.dim = 2}}.fit(data.points, graph);
 /// iso.coordinates;          // 2000 x 2
 /// iso.residual_variance;    // about 0.0x for a well sampled roll
+/// auto y = iso.transform(X_new);
 /// \endcode
 struct Isomap {
   IsomapOptions options;
 
   /// X: N x D points (finite, N >= 2); graph: any NeighborGraph on the N points (directed or
-  /// symmetric; it is union-symmetrized and its edge lengths recomputed from X).
+  /// symmetric; it is union-symmetrized and, by default, its edge lengths recomputed from X).
   /// \throws nldr::invalid_argument ("X", "graph", "dim", ...), nldr::disconnected_graph naming the
   /// component sizes, nldr::memory_limit_exceeded suggesting LandmarkIsomap.
   template <class Derived>
-  IsomapEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
-                                                  const NeighborGraph<typename Derived::Scalar>& graph) const {
+  IsomapModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
+                                            const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Isomap: the points must be float or double");
     if (options.storage == GeodesicStorage::single) return run<T, float>(X, graph);
@@ -163,31 +201,31 @@ struct Isomap {
 
  private:
   template <Real T, Real S, class Derived>
-  IsomapEmbedding<T> run(const Eigen::MatrixBase<Derived>& X, const NeighborGraph<T>& graph) const {
+  IsomapModel<T> run(const Eigen::MatrixBase<Derived>& X, const NeighborGraph<T>& graph) const {
     validate_points(X, "X", 2);
     validate_not_all_identical(X);
     const PointsRef<T> points(X.derived());
     const auto n = index_t(points.rows());
-    detail::validate_graph_size(graph, n);
-    detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
+    validate_same_rows(n, graph.size(), "X", "graph");
+    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
     const std::uint64_t bytes = std::uint64_t(n) * std::uint64_t(n) * sizeof(S);
     const std::string type = sizeof(S) == 4 ? "float" : "double";
     check_memory(bytes, detail::concat("Isomap: the ", n, " x ", n, " geodesic matrix (", type, ")"),
-                 sizeof(S) == 4 ? "use nldr::LandmarkIsomap (m x N memory)"
-                                : "use nldr::LandmarkIsomap (m x N memory), or storage = GeodesicStorage::single "
-                                  "for float (half the memory)",
+                 sizeof(S) == 4 ? "use Landmark Isomap (m x N memory)"
+                                : "use Landmark Isomap (m x N memory), or float geodesic storage "
+                                  "(half the memory)",
                  options.memory_limit);
 
-    const auto pairs = detail::residual_pair_sample(n, options.residual_pairs, options.seed);
-    StageTimes times;
+    const auto pairs = routines::residual_pair_sample(n, options.residual_pairs, options.seed);
+    IsomapModel<T> model;
     Stopwatch watch;
-    const NeighborGraph<T> symmetric = detail::euclidean_symmetric_graph<T>(points, graph);
+    const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
     detail::require_connected(symmetric, "Isomap");
-    times.add("symmetrize", watch.seconds());
+    model.times.add("symmetrize", watch.seconds());
 
     watch.restart();
     Matrix<S> geodesic = all_pairs_shortest_paths<S>(symmetric, options.memory_limit);
-    times.add("shortest paths", watch.seconds());
+    model.times.add("shortest paths", watch.seconds());
 
     // Keep the geodesics of the residual-variance pairs before B overwrites the matrix.
     std::vector<double> reference(pairs.size());
@@ -195,25 +233,51 @@ struct Isomap {
 
     watch.restart();
     parallel_for(0, n, [&](std::int64_t i) { geodesic.row(i) = geodesic.row(i).cwiseAbs2(); });
-    detail::double_center_squared(geodesic);
-    times.add("centering", watch.seconds());
+    routines::double_center_squared(geodesic);
+    model.times.add("centering", watch.seconds());
 
-    IsomapEmbedding<T> result;
-    static_cast<MdsEmbedding<T>&>(result) =
-        detail::embed_centered<T>(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap");
-    times.stages.insert(times.stages.end(), result.times.stages.begin(), result.times.stages.end());
+    const routines::Scaling scaling =
+        routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
+                                 model.times);
+    model.coordinates = scaling.coordinates.template cast<T>();
+    model.eigenvalues = scaling.values.template cast<T>();
+    model.negative_eigenvalues = scaling.negative_eigenvalues;
+    model.negative_status = scaling.negative_status;
+    model.trace = scaling.trace;
+    model.diagnostics = scaling.diagnostics;
 
     watch.restart();
-    result.residual_variance = detail::residual_variance(pairs, reference, result.coordinates);
-    result.residual_pairs = std::int64_t(pairs.size());
-    result.residual_sampled = std::int64_t(pairs.size()) < std::int64_t(n) * (n - 1) / 2;
-    times.add("residual variance", watch.seconds());
-    result.times = std::move(times);
-    result.geodesic_bytes = bytes;
-    result.geodesic_storage = type;
-    result.graph_edges = symmetric.num_edges();
-    return result;
+    PearsonAccumulator accumulator;
+    for (std::size_t p = 0; p < pairs.size(); ++p)
+      accumulator.add(reference[p], (model.coordinates.row(pairs[p].first).template cast<double>() -
+                                     model.coordinates.row(pairs[p].second).template cast<double>())
+                                        .norm());
+    model.residual_variance = residual_variance_of(accumulator);
+    model.residual_pairs = std::int64_t(pairs.size());
+    model.residual_sampled = std::int64_t(pairs.size()) < std::int64_t(n) * (n - 1) / 2;
+    model.times.add("residual variance", watch.seconds());
+
+    watch.restart();
+    Eigen::VectorXd mean_squared(n);
+    for (index_t j = 0; j < n; ++j) mean_squared[j] = double(geodesic(j, j)) + scaling.trace / double(n);
+    model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
+    for (Eigen::Index k = 0; k < scaling.values.size(); ++k)
+      if (!(scaling.values[k] > 0)) model.pseudo_inverse.row(k).setZero();
+    model.mean_squared = std::move(mean_squared);
+    model.training = PointIndex<T>(Matrix<T>(points));
+    model.transform_k = routines::typical_degree(graph, 1);
+    if constexpr (std::is_same_v<S, float>)
+      model.centered_single = std::move(geodesic);
+    else
+      model.centered_double = std::move(geodesic);
+    model.times.add("index", watch.seconds());
+    model.geodesic_bytes = std::int64_t(bytes);
+    model.geodesic_storage = type;
+    model.graph_edges = symmetric.num_edges();
+    return model;
   }
 };
+
+static_assert(GraphEmbedder<Isomap, float> && GraphEmbedder<Isomap, double>);
 
 }  // namespace nldr

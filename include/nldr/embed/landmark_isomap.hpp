@@ -1,6 +1,6 @@
 // Landmark Isomap, L-ISOMAP (de Silva & Tenenbaum 2003, "Global versus local methods in nonlinear
 // dimensionality reduction"; de Silva & Tenenbaum 2004, "Sparse multidimensional scaling using
-// landmark points"; seed 004):
+// landmark points"; David 2015, "L-ISOMAP"; docs/algorithms.md sec. 3.4):
 //   1. choose m landmarks (uniformly at random with a seed, or MaxMin: each next landmark is the
 //      point farthest, in graph geodesic distance, from those chosen so far);
 //   2. Dijkstra from the landmarks only: an m x N geodesic matrix G;
@@ -10,6 +10,7 @@
 //      landmarks: y_x = -1/2 L^# (delta_x - delta_mean), delta_mean = mean column of Delta_m
 //      (de Silva & Tenenbaum 2004, eq. 3). Landmarks land on their own L-MDS coordinates.
 // With every point a landmark this is exactly Isomap. Memory O(m N), time O(m E log N).
+// New points (transform) are joined to their k nearest training points and triangulated the same way.
 #pragma once
 
 #include <nldr/core/correlation.hpp>
@@ -20,11 +21,15 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
-#include <nldr/embed/detail/dense_top_eigen.hpp>
-#include <nldr/embed/detail/signs.hpp>
-#include <nldr/embed/isomap.hpp>
-#include <nldr/embed/mds.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
+#include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/geodesic_graph.hpp>
+#include <nldr/embed/routines/mds.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 #include <nldr/neighbors/shortest_paths.hpp>
 
 #include <Eigen/Core>
@@ -56,6 +61,8 @@ struct LandmarkIsomapOptions {
   index_t landmarks = 100;
   /// How the landmarks are chosen.
   LandmarkSelection selection = LandmarkSelection::random;
+  /// Edge lengths of the graph: recomputed from X (default) or the graph's own.
+  EdgeLengths edge_lengths = EdgeLengths::euclidean;
   /// Seed of the landmark choice and of the residual-variance sample.
   std::uint64_t seed = 0;
   /// Most negative eigenvalues of the landmark MDS matrix to report (0 <= count <= m - dim).
@@ -69,19 +76,25 @@ struct LandmarkIsomapOptions {
   std::uint64_t memory_limit = 0;
 };
 
-/// Result of Landmark Isomap; also the model that places new points (`transform`).
+/// A fitted Landmark Isomap: coordinates, the landmark MDS, and what transform needs.
 template <Real T>
-struct LandmarkIsomapModel : MdsEmbedding<T> {
+struct LandmarkIsomapModel : Embedding<T> {
   std::vector<index_t> landmarks;   ///< the m landmark point indices, in choice order
   Matrix<T> landmark_geodesics;     ///< m x N: row a = geodesic distances from landmarks[a]
-  Eigen::MatrixXd pseudo_inverse;   ///< d x m: L^#, rows v_k^T / sqrt(lambda_k)
+  Eigen::MatrixXd pseudo_inverse;   ///< d x m: L#, rows v_k^T / sqrt(lambda_k)
   Eigen::VectorXd mean_squared;     ///< m: delta_mean, mean squared geodesic from each landmark to the landmarks
-  Matrix<T> training_points;        ///< N x D copy of X (for transform)
-  /// 1 - r^2 between geodesic and embedding distances over (landmark, point) pairs. With random
-  /// landmarks these are a uniform sample of all pairs.
+  /// Most negative eigenvalues of the landmark MDS matrix (ascending, < 0) and whether computed.
+  Eigen::VectorXd negative_eigenvalues;
+  SolverStatus negative_status = SolverStatus::not_computed;
+  double trace = 0;  ///< trace of the centered landmark matrix
+  /// 1 - r^2 between geodesic and embedding distances over (landmark, point) pairs (with random
+  /// landmarks a uniform sample of all pairs); NaN when undefined.
   double residual_variance = 0;
   std::int64_t residual_pairs = 0;
   bool residual_sampled = false;
+  /// Neighbors a new point is joined to by transform (the training graph's mean degree).
+  index_t transform_k = 0;
+  PointIndex<T> training;  ///< training points and their search index
 
   /// Triangulates points from their geodesic distances to the landmarks: `distances` is P x m
   /// (row p: distance of point p to landmarks[0..m-1], finite, >= 0); returns P x d.
@@ -95,44 +108,65 @@ struct LandmarkIsomapModel : MdsEmbedding<T> {
     validate_points(distances, "distances");
     if ((distances.array() < 0).any())
       throw_invalid("distances", "distances has a negative entry: geodesic distances are >= 0");
-    Matrix<T> Y(distances.rows(), pseudo_inverse.rows());
-    parallel_for(0, distances.rows(), [&](std::int64_t p) {
-      const Eigen::VectorXd centered =
-          distances.row(p).transpose().template cast<double>().cwiseAbs2() - mean_squared;
-      Y.row(p) = (-0.5 * (pseudo_inverse * centered)).transpose().template cast<T>();
-    });
-    return Y;
+    return routines::Triangulation{pseudo_inverse, mean_squared}.template place<T>(
+        distances.template cast<double>().cwiseAbs2());
   }
 
-  /// Places new points (P x D, finite, same D as the training points): each new point is joined
-  /// to its k nearest training points (Euclidean, brute force O(P N D)), its geodesic to landmark a
-  /// is min_j (|x - x_j| + G(a, j)) over those k points, and it is triangulated as above.
-  /// 1 <= k <= N. \throws nldr::invalid_argument naming "X_new" or "k".
+  /// Places new points (P x D, finite, same D) joined to their transform_k nearest training points.
   template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k = 12) const {
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
+
+  /// As above with k training neighbors: the geodesic of new point x to landmark a is
+  /// min_q (|x - x_q| + G(a, q)) over its k nearest training points q. 1 <= k <= N. Cost O(P (k m + d m)).
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "LandmarkIsomapModel::transform: same scalar as fit");
-    const Eigen::Index n = training_points.rows(), m = Eigen::Index(landmarks.size());
+    routines::validate_transform_k(k, 1, training.size());
+    const Eigen::Index m = Eigen::Index(landmarks.size());
     if (X_new.rows() == 0) return Matrix<T>(0, pseudo_inverse.rows());
-    validate_points(X_new, "X_new");
-    if (X_new.cols() != training_points.cols())
-      throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ",
-                    training_points.cols(), ": supply points of the same dimension");
-    if (k < 1 || k > n) throw_invalid("k", "k = ", k, " must lie in [1, N = ", n, "]");
+    const auto lists = training.nearest(X_new, k);
     Eigen::MatrixXd to_landmarks(X_new.rows(), m);
     parallel_for(0, X_new.rows(), [&](std::int64_t p) {
-      const Eigen::RowVectorXd x = X_new.row(p).template cast<double>();
-      std::vector<std::pair<double, index_t>> nearest(static_cast<std::size_t>(n));
-      for (Eigen::Index j = 0; j < n; ++j)
-        nearest[j] = {(training_points.row(j).template cast<double>() - x).norm(), index_t(j)};
-      std::partial_sort(nearest.begin(), nearest.begin() + k, nearest.end());
       for (Eigen::Index a = 0; a < m; ++a) {
         double best = std::numeric_limits<double>::infinity();
-        for (index_t q = 0; q < k; ++q)
-          best = std::min(best, nearest[q].first + double(landmark_geodesics(a, nearest[q].second)));
+        for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e)
+          best = std::min(best, double(lists.distances[e]) + double(landmark_geodesics(a, lists.indices[e])));
         to_landmarks(p, a) = best;
       }
     });
     return triangulate(to_landmarks);
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    const Eigen::Index m = Eigen::Index(landmarks.size()), n = training.size();
+    for (index_t l : landmarks) require_state(l >= 0 && l < n, "landmarks index training points");
+    require_state(landmark_geodesics.rows() == m && landmark_geodesics.cols() == n, "m x N landmark geodesics");
+    require_state(pseudo_inverse.rows() == this->coordinates.cols() && pseudo_inverse.cols() == m, "L# is d x m");
+    require_state(mean_squared.size() == m, "m mean squared geodesics");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("landmarks", landmarks, FieldRole::result);
+    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
+    v("negative_status", negative_status, FieldRole::result);
+    v("trace", trace, FieldRole::result);
+    v("residual_variance", residual_variance, FieldRole::result);
+    v("residual_pairs", residual_pairs, FieldRole::result);
+    v("residual_sampled", residual_sampled, FieldRole::result);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+    v("landmark_geodesics", landmark_geodesics, FieldRole::state);
+    v("pseudo_inverse", pseudo_inverse, FieldRole::state);
+    v("mean_squared", mean_squared, FieldRole::state);
   }
 };
 
@@ -142,7 +176,7 @@ struct LandmarkIsomapModel : MdsEmbedding<T> {
 /// \code
 /// auto data = nldr::datasets::swiss_roll<double>({.n = 100000, .seed = 1});
 /// auto graph = nldr::KNearest{12}(data.points);
-/// auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 200}}.embed(data.points, graph);
+/// auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 200}}.fit(data.points, graph);
 /// model.coordinates;                 // 100000 x 2
 /// auto y = model.transform(X_new);   // new points, same triangulation
 /// \endcode
@@ -153,7 +187,7 @@ struct LandmarkIsomap {
   /// \throws nldr::invalid_argument ("X", "graph", "dim", "landmarks", ...), nldr::disconnected_graph,
   /// nldr::memory_limit_exceeded.
   template <class Derived>
-  LandmarkIsomapModel<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
+  LandmarkIsomapModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
                                                       const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::LandmarkIsomap: the points must be float or double");
@@ -161,7 +195,7 @@ struct LandmarkIsomap {
     validate_not_all_identical(X);
     const PointsRef<T> points(X.derived());
     const auto n = index_t(points.rows());
-    detail::validate_graph_size(graph, n);
+    validate_same_rows(n, graph.size(), "X", "graph");
     const index_t m = options.landmarks;
     if (m < 2 || m > n)
       throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: lower landmarks");
@@ -176,7 +210,7 @@ struct LandmarkIsomap {
     LandmarkIsomapModel<T> model;
     StageTimes times;
     Stopwatch watch;
-    const NeighborGraph<T> symmetric = detail::euclidean_symmetric_graph<T>(points, graph);
+    const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
     detail::require_connected(symmetric, "LandmarkIsomap");
     times.add("symmetrize", watch.seconds());
 
@@ -193,25 +227,23 @@ struct LandmarkIsomap {
     Matrix<double> block(m, m);
     for (index_t a = 0; a < m; ++a)
       for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(model.landmark_geodesics(a, model.landmarks[b])), 2);
-    model.mean_squared = block.rowwise().mean();
-    detail::double_center_squared(block);
-    watch.restart();
-    auto pairs = detail::dense_top_eigenpairs(block, options.dim, options.negative_eigenvalues, options.eigen,
-                                              "LandmarkIsomap");
-    times.add("eigensolve", watch.seconds());
+    const Eigen::VectorXd mean_squared = block.rowwise().mean();
+    routines::double_center_squared(block);
+    const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
+                                                               options.eigen, "LandmarkIsomap", times);
     for (index_t k = 0; k < options.dim; ++k)
-      if (!(pairs.values[k] > 0))
-        throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", pairs.values[k],
+      if (!(scaling.values[k] > 0))
+        throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", scaling.values[k],
                       " <= 0, so the ", m, " landmarks do not span dim = ", options.dim,
                       " dimensions: use more landmarks or max_min selection");
-    detail::fix_signs(pairs.vectors);
-    model.pseudo_inverse = pairs.values.cwiseSqrt().cwiseInverse().asDiagonal() * pairs.vectors.transpose();
-    model.eigenvalues = pairs.values.template cast<T>();
-    Eigen::Index negative = 0;
-    while (negative < pairs.smallest.size() && pairs.smallest[negative] < 0) ++negative;
-    model.negative_eigenvalues = pairs.smallest.head(negative);
-    model.trace = block.trace();
-    model.solver = pairs.diagnostics;
+    const routines::Triangulation triangulation = routines::Triangulation::of(scaling, mean_squared);
+    model.pseudo_inverse = triangulation.pseudo_inverse;
+    model.mean_squared = triangulation.mean_squared;
+    model.eigenvalues = scaling.values.template cast<T>();
+    model.negative_eigenvalues = scaling.negative_eigenvalues;
+    model.negative_status = scaling.negative_status;
+    model.trace = scaling.trace;
+    model.diagnostics = scaling.diagnostics;
 
     watch.restart();
     model.coordinates = model.triangulate(model.landmark_geodesics.transpose());
@@ -220,7 +252,10 @@ struct LandmarkIsomap {
     watch.restart();
     residual(model, n, m);
     times.add("residual variance", watch.seconds());
-    model.training_points = points;
+    watch.restart();
+    model.training = PointIndex<T>(Matrix<T>(points));
+    model.transform_k = routines::typical_degree(graph, 1);
+    times.add("index", watch.seconds());
     model.times = std::move(times);
     return model;
   }
@@ -281,9 +316,10 @@ struct LandmarkIsomap {
         add(index_t(random.below(std::uint64_t(m))), index_t(random.below(std::uint64_t(n))));
     }
     model.residual_pairs = std::int64_t(accumulator.count());
-    const double r = accumulator.correlation();
-    model.residual_variance = std::isnan(r) ? 1.0 : 1.0 - r * r;
+    model.residual_variance = residual_variance_of(accumulator);
   }
 };
+
+static_assert(GraphEmbedder<LandmarkIsomap, float> && GraphEmbedder<LandmarkIsomap, double>);
 
 }  // namespace nldr

@@ -1,10 +1,14 @@
-// Laplacian Eigenmaps (Belkin & Niyogi 2003; seed 002 sec. 2.1; ALGORITHMS.md sec. 3).
+// Laplacian Eigenmaps (Belkin & Niyogi 2003; Dupere et al. 2022, sec. 2.1; docs/algorithms.md sec. 3.9).
 //
 // On the union-symmetrized graph, heat-kernel weights W_ij = exp(-||x_i - x_j||^2 / t) (t = infinity:
 // W_ij = 1), degrees D_ii = sum_j W_ij, L = D - W. The generalized problem L f = lambda D f is solved
 // through the normalized Laplacian L_sym = I - D^-1/2 W D^-1/2, which has the same eigenvalues, with
 // f = D^-1/2 u (Belkin & Niyogi 2003, sec. 3; von Luxburg 2007, prop. 3). The bottom pair (lambda = 0,
 // f constant) is dropped; the next d give the coordinates, as scikit-learn's SpectralEmbedding does.
+// Out of sample (Bengio et al. 2004; docs/methods/laplacian-eigenmaps.md): L f = lambda D f is
+// P f = (1 - lambda) f with the random walk P = D^-1 W, so the Nystrom extension of a coordinate to
+// a new point x with heat-kernel weights w_j to its k nearest training points is
+// f(x) = sum_j (w_j / sum_l w_l) f(x_j) / (1 - lambda).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -14,8 +18,13 @@
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -34,13 +43,63 @@ struct LaplacianEigenmapsOptions {
   /// ||x_i - x_j||^2 over the edges of the symmetrized graph, so a typical edge weighs exp(-1)
   /// and weights stay well away from 0 and 1 whatever the data's scale.
   double t = 0;
-  SpectralSolverOptions solver{};  ///< bottom-eigenpair solver settings
+  BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings
 };
 
-/// Laplacian Eigenmaps result: also the heat-kernel width actually used.
+/// A fitted Laplacian Eigenmaps: coordinates f = D^-1/2 u, eigenvalues lambda of L f = lambda D f,
+/// the heat-kernel width used, and what transform needs.
 template <Real T>
-struct LaplacianEmbedding : Embedding<T> {
+struct LaplacianEigenmapsModel : Embedding<T> {
   double t = 0;  ///< the t used (the automatic value when options.t was 0)
+  /// Neighbors a new point is weighted over (the training graph's mean degree).
+  index_t transform_k = 0;
+  PointIndex<T> training;  ///< training points and their search index
+
+  /// Places new points (P x D, finite, same D) over their transform_k nearest training points.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
+
+  /// As above with k neighbors, 1 <= k <= N (a new point equal to a training point gets that point's
+  /// coordinates; one whose every weight underflows gets its nearest neighbor's). O(P k (D + d)).
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LaplacianEigenmapsModel::transform: same scalar as fit");
+    routines::validate_transform_k(k, 1, training.size());
+    const Eigen::ArrayXd inverse_retention = (1.0 - this->eigenvalues.template cast<double>().array()).inverse();
+    return routines::place_by_neighbors(
+        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(this->coordinates.cols());
+          double degree = 0;
+          for (index_t a = 0; a < k; ++a) {
+            const double dist = double(distances[a]);
+            const double w = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
+            y += w * this->coordinates.row(members[a]).template cast<double>();
+            degree += w;
+          }
+          if (!(degree > 0)) return Eigen::RowVectorXd(this->coordinates.row(members[0]).template cast<double>());
+          return Eigen::RowVectorXd((y / degree).array() * inverse_retention.transpose());
+        });
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    require_state(t > 0, "t > 0");
+    require_state((this->eigenvalues.array() < 1).all(), "eigenvalues < 1");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("t", t, FieldRole::result);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+  }
 };
 
 namespace detail {
@@ -112,7 +171,7 @@ NormalizedLaplacian normalized_laplacian(const NeighborGraph<T>& graph, double t
 
 }  // namespace detail
 
-/// Laplacian Eigenmaps. Usage: `LaplacianEigenmaps{{.dim = 2, .t = 5.0}}.embed(X, graph)`.
+/// Laplacian Eigenmaps. Usage: `LaplacianEigenmaps{{.dim = 2, .t = 5.0}}.fit(X, graph)`.
 struct LaplacianEigenmaps {
   LaplacianEigenmapsOptions options;
 
@@ -122,8 +181,8 @@ struct LaplacianEigenmaps {
   /// ("weights", "assembly", "eigensolve"). Cost: O(N k) for the Laplacian plus one sparse LDLT.
   /// \throws nldr::invalid_argument, nldr::disconnected_graph, nldr::convergence_error.
   template <class Derived>
-  LaplacianEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
-                                                     const NeighborGraph<typename Derived::Scalar>& graph) const {
+  LaplacianEigenmapsModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
+                                                        const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
     validate_points(X, "X", 3);
@@ -134,18 +193,24 @@ struct LaplacianEigenmaps {
       throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
     detail::require_connected(graph, "laplacian-eigenmaps");
 
-    LaplacianEmbedding<T> result;
+    LaplacianEigenmapsModel<T> result;
     const detail::NormalizedLaplacian laplacian = detail::normalized_laplacian(graph, options.t, result.times);
     result.t = laplacian.t;
 
     Stopwatch clock;
     // L_sym D^1/2 1 = 0: deflate D^1/2 1.
-    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.solver,
+    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.eigen,
                                                  "laplacian-eigenmaps", laplacian.inv_sqrt_degree.cwiseInverse());
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, laplacian.inv_sqrt_degree);
+    clock.restart();
+    result.transform_k = routines::typical_degree(graph, 1);
+    result.training = PointIndex<T>(X.template cast<T>());
+    result.times.add("index", clock.seconds());
     return result;
   }
 };
+
+static_assert(GraphEmbedder<LaplacianEigenmaps, float> && GraphEmbedder<LaplacianEigenmaps, double>);
 
 }  // namespace nldr

@@ -1,5 +1,7 @@
 // Locally Linear Embedding (Roweis & Saul 2000) with its modified (Zhang & Wang 2007) and
-// Hessian (Donoho & Grimes 2003) variants (seed 000, table 3.1; ALGORITHMS.md sec. 3).
+// Hessian (Donoho & Grimes 2003) variants (Roy 2015, table 3.1; docs/algorithms.md sec. 3.5-3.7).
+// Out of sample, for every variant (Saul & Roweis 2003, sec. 6.1; docs/methods/lle.md): a new point's
+// regularized barycenter weights over its k nearest training points, applied to their coordinates.
 //
 // Every variant builds a sparse symmetric PSD matrix M = sum_i S_i B_i S_i^T from one small block
 // per neighborhood, and embeds with the bottom d+1 eigenvectors of M, dropping the constant one:
@@ -9,7 +11,7 @@
 //  - hessian:  B_i = H_i^T H_i, H_i the local Hessian estimator from the quadratic terms of the
 //    tangent coordinates (Donoho & Grimes 2003, sec. 4 and their reference code hlle.m).
 // The graph is used as given (directed kNN lists are fine, and so are the variable neighbor counts of
-// pruning selectors); it must be connected, else M's null space is multiple (seed 001 sec. 3).
+// pruning selectors); it must be connected, else M's null space is multiple (Xia et al. 2008, sec. 3).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -22,11 +24,16 @@
 #include <nldr/embed/detail/local_blocks.hpp>
 #include <nldr/embed/detail/local_tangent.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 #if defined(NLDR_HAVE_SUITESPARSE)
 #include <nldr/embed/detail/gram_eigen.hpp>
 #endif
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/QR>
@@ -36,6 +43,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,22 +55,72 @@ enum class LleVariant { standard, modified, hessian };
 /// Options of LocallyLinearEmbedding.
 struct LleOptions {
   index_t dim = 2;                          ///< target dimension d, 1 <= d <= D and d + 1 < N
-  double reg = 1e-3;                        ///< Gram regularization r = reg * trace(C) (standard, modified), > 0
+  double reg = 1e-3;                        ///< Gram regularization r = reg * trace(C) (fit: standard, modified; transform: all), > 0
   LleVariant variant = LleVariant::standard;
   double hessian_tol = 1e-4;                ///< HLLE: Hessian-estimator columns whose sum is below this are not rescaled, >= 0
   double modified_tol = 1e-12;              ///< MLLE: a Householder vector shorter than this is taken as 0, >= 0
-  SpectralSolverOptions solver{};           ///< bottom-eigenpair solver settings
+  BottomEigenOptions eigen{};               ///< bottom-eigenpair solver settings
 };
 
-/// LLE result: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M
-/// behind them, timings ("weights", "assembly", "eigensolve") and solver diagnostics.
+/// A fitted LLE: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M
+/// behind them, timings ("weights", "assembly", "eigensolve"), solver diagnostics, and what transform needs.
 template <Real T>
-struct LleEmbedding : Embedding<T> {
+struct LleModel : Embedding<T> {
   /// sum_i ||x_i - sum_j w_ij x_j||^2 with the regularized barycenter weights (standard, modified);
   /// NaN for hessian, which has no reconstruction weights.
   double reconstruction_error = std::numeric_limits<double>::quiet_NaN();
   /// tr(Y^T M Y) = sum of the d eigenvalues: the embedding's cost (scikit-learn's reconstruction_error_).
   double embedding_cost = 0;
+  /// Regularization of the transform's weights (the fit's reg).
+  double reg = 1e-3;
+  /// Neighbors a new point is reconstructed from (the training graph's mean degree, >= d + 1).
+  index_t transform_k = 0;
+  PointIndex<T> training;  ///< training points and their search index
+
+  /// Places new points (P x D, finite, same D) from their transform_k nearest training points.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
+
+  /// As above with k neighbors, d + 1 <= k <= N: y = sum_j w_j y_j with the barycenter weights of x
+  /// over them (a new point equal to a training point gets that point's coordinates). O(P k^2 D).
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LleModel::transform: same scalar as fit");
+    const Eigen::Index d = this->coordinates.cols();
+    routines::validate_transform_k(k, index_t(d) + 1, training.size());
+    const Matrix<T>& points = training.points();
+    return routines::place_by_neighbors(
+        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+          Eigen::MatrixXd Z(k, points.cols());
+          for (index_t a = 0; a < k; ++a) Z.row(a) = points.row(members[a]).template cast<double>() - x;
+          const Eigen::VectorXd w = detail::barycenter_weights(Z, reg);
+          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d);
+          for (index_t a = 0; a < k; ++a) y += w[a] * this->coordinates.row(members[a]).template cast<double>();
+          return y;
+        });
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    require_state(transform_k > this->coordinates.cols(), "transform_k > d");
+    require_state(reg > 0, "reg > 0");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("reconstruction_error", reconstruction_error, FieldRole::result);
+    v("embedding_cost", embedding_cost, FieldRole::result);
+    v("reg", reg, FieldRole::state);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+  }
 };
 
 /// Fewest neighbors per point each variant needs for dimension d: standard and modified d + 1 (the
@@ -253,7 +311,7 @@ SparseSquare lle_weight_matrix(const Matrix<double>& points, const NeighborGraph
 
 }  // namespace detail
 
-/// Locally Linear Embedding. Usage: `LocallyLinearEmbedding{{.dim = 2, .reg = 1e-3}}.embed(X, graph)`.
+/// Locally Linear Embedding. Usage: `LocallyLinearEmbedding{{.dim = 2, .reg = 1e-3}}.fit(X, graph)`.
 struct LocallyLinearEmbedding {
   LleOptions options;
 
@@ -263,8 +321,8 @@ struct LocallyLinearEmbedding {
   /// \throws nldr::invalid_argument on bad input or options, nldr::disconnected_graph,
   ///         nldr::convergence_error when the eigensolver fails.
   template <class Derived>
-  LleEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
-                                               const NeighborGraph<typename Derived::Scalar>& graph) const {
+  LleModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
+                                         const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
     const std::string method = name();
@@ -278,20 +336,20 @@ struct LocallyLinearEmbedding {
     detail::require_connected(graph, method);
 
     const Matrix<double> points = X.template cast<double>();
-    LleEmbedding<T> result;
+    LleModel<T> result;
     std::vector<double> errors(std::size_t(graph.size()), 0.0);
     const int nev = int(options.dim) + 1;
     std::optional<detail::BottomEigenpairs> pairs;
 #if defined(NLDR_HAVE_SUITESPARSE)
-    if (options.variant == LleVariant::standard && detail::use_weights_lu(options.solver, X.rows(), nev)) {
+    if (options.variant == LleVariant::standard && detail::use_weights_lu(options.eigen, X.rows(), nev)) {
       const detail::SparseSquare A = detail::lle_weight_matrix(points, graph, options.reg, errors, result.times);
       Stopwatch clock;
-      pairs = detail::gram_bottom_eigenpairs(A, nev, options.solver, method);
+      pairs = detail::gram_bottom_eigenpairs(A, nev, options.eigen, method);
       result.times.add("eigensolve", clock.seconds());
-      if (!pairs && options.solver.factorization == Factorization::lu)
+      if (!pairs && options.eigen.factorization == Factorization::lu)
         throw convergence_error(method + ": the sparse LU of I - W failed (singular or too ill-conditioned): check "
                                          "the input for duplicate points, raise reg, or use "
-                                         "solver.factorization = supernodal");
+                                         "eigen.factorization = supernodal");
     }
 #endif
     if (!pairs) {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
@@ -299,7 +357,7 @@ struct LocallyLinearEmbedding {
       Stopwatch clock;
       // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
       // block columns are orthogonal to 1), so M 1 = 0: deflate it.
-      pairs = detail::bottom_eigenpairs(M, nev, options.solver, method, Eigen::VectorXd::Ones(M.rows()));
+      pairs = detail::bottom_eigenpairs(M, nev, options.eigen, method, Eigen::VectorXd::Ones(M.rows()));
       result.times.add("eigensolve", clock.seconds());
     }
     detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
@@ -308,6 +366,11 @@ struct LocallyLinearEmbedding {
       result.reconstruction_error = 0;
       for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
     }
+    Stopwatch clock;
+    result.reg = options.reg;
+    result.transform_k = routines::typical_degree(graph, options.dim + 1);
+    result.training = PointIndex<T>(X.template cast<T>());
+    result.times.add("index", clock.seconds());
     return result;
   }
 
@@ -333,12 +396,14 @@ struct LocallyLinearEmbedding {
     if (options.variant != LleVariant::standard && options.variant != LleVariant::modified &&
         options.variant != LleVariant::hessian)
       throw_invalid("variant", "variant = ", int(options.variant), " is not a LleVariant");
-    detail::validate_solver_options(options.solver);
-    if (options.solver.factorization == Factorization::lu && options.variant != LleVariant::standard)
+    detail::validate_solver_options(options.eigen);
+    if (options.eigen.factorization == Factorization::lu && options.variant != LleVariant::standard)
       throw_invalid("factorization", name(), ": factorization = lu applies to standard LLE only (it factorizes I - W, "
                     "which the ", name(), " matrix is not built from): use automatic or supernodal");
   }
 
 };
+
+static_assert(GraphEmbedder<LocallyLinearEmbedding, float> && GraphEmbedder<LocallyLinearEmbedding, double>);
 
 }  // namespace nldr

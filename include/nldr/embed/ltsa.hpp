@@ -1,4 +1,4 @@
-// Local Tangent Space Alignment (Zhang & Zha 2004; ALGORITHMS.md sec. 3).
+// Local Tangent Space Alignment (Zhang & Zha 2004; docs/algorithms.md sec. 3.8).
 //
 // Per point i, its neighborhood with the point itself (m = k_i + 1 members), centered; the top-d
 // left singular vectors V_i of that m x D matrix are the local tangent coordinates. With
@@ -6,6 +6,10 @@
 //   B = sum_i S_i (I - G_i G_i^T) S_i^T,
 // sparse, symmetric PSD, with the constant vector in its null space; the embedding is its bottom
 // d+1 eigenvectors without the first. The graph is used as given (variable neighbor counts are fine).
+// Out of sample (docs/methods/ltsa.md): the new point's local tangent coordinates, from the PCA of its
+// k nearest training points, mapped by the affine map that takes those points' tangent coordinates
+// to their embedding (least squares): LTSA's own model of a neighborhood (Zhang & Zha 2004, sec. 5),
+// exact where the neighborhood is affine, which the barycentric weights of LLE are not for k > d + 1.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -16,10 +20,17 @@
 #include <nldr/embed/detail/local_blocks.hpp>
 #include <nldr/embed/detail/local_tangent.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/QR>
+#include <type_traits>
 
 #include <cmath>
 #include <string>
@@ -29,7 +40,68 @@ namespace nldr {
 /// Options of Ltsa.
 struct LtsaOptions {
   index_t dim = 2;                 ///< target dimension d, 1 <= d <= D and d + 1 < N
-  SpectralSolverOptions solver{};  ///< bottom-eigenpair solver settings
+  BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings
+};
+
+/// A fitted LTSA: N x d coordinates (unit-norm orthogonal columns), the d eigenvalues of the
+/// alignment matrix behind them, and what transform needs.
+template <Real T>
+struct LtsaModel : Embedding<T> {
+  /// Neighbors whose tangent space places a new point (the training graph's mean degree, >= d + 1).
+  index_t transform_k = 0;
+  PointIndex<T> training;  ///< training points and their search index
+
+  /// Places new points (P x D, finite, same D) from their transform_k nearest training points.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
+
+  /// As above with k neighbors, d + 1 <= k <= N (a new point equal to a training point gets that
+  /// point's coordinates). O(P (k^2 D + k^3)). \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LtsaModel::transform: same scalar as fit");
+    const Eigen::Index d = this->coordinates.cols();
+    routines::validate_transform_k(k, index_t(d) + 1, training.size());
+    const Matrix<T>& points = training.points();
+    return routines::place_by_neighbors(
+        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+          Eigen::MatrixXd Z = detail::neighborhood(points.template cast<double>(), members,
+                                                   Eigen::RowVectorXd::Zero(points.cols()));
+          const Eigen::RowVectorXd mean = Z.colwise().mean();
+          Z.rowwise() -= mean;
+          const detail::LocalSpectrum local = detail::gram_spectrum(Z);
+          // Tangent directions in input space: Z^T u_a / sigma_a (unit); a degenerate direction stays 0.
+          Eigen::MatrixXd tangent = Eigen::MatrixXd::Zero(points.cols(), d);
+          for (Eigen::Index a = 0; a < d; ++a)
+            if (local.values[a] > 0) tangent.col(a) = Z.transpose() * local.vectors.col(a) / std::sqrt(local.values[a]);
+          Eigen::MatrixXd design(k, d + 1);
+          design.col(0).setOnes();
+          design.rightCols(d) = Z * tangent;
+          Eigen::MatrixXd targets(k, d);
+          for (index_t a = 0; a < k; ++a) targets.row(a) = this->coordinates.row(members[a]).template cast<double>();
+          const Eigen::MatrixXd affine = design.colPivHouseholderQr().solve(targets);  // (d + 1) x d
+          Eigen::RowVectorXd local_x(d + 1);
+          local_x << 1.0, (x - mean) * tangent;
+          return Eigen::RowVectorXd(local_x * affine);
+        });
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    require_state(transform_k > this->coordinates.cols(), "transform_k > d");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+  }
 };
 
 namespace detail {
@@ -57,7 +129,7 @@ SparseLower ltsa_matrix(const Matrix<double>& points, const NeighborGraph<T>& gr
 
 }  // namespace detail
 
-/// LTSA. Usage: `Ltsa{{.dim = 2}}.embed(X, graph)`.
+/// LTSA. Usage: `Ltsa{{.dim = 2}}.fit(X, graph)`.
 struct Ltsa {
   LtsaOptions options;
 
@@ -67,8 +139,8 @@ struct Ltsa {
   /// Cost: O(N (k^2 D + k^3)) for the local bases, then one sparse LDLT of B.
   /// \throws nldr::invalid_argument, nldr::disconnected_graph, nldr::convergence_error.
   template <class Derived>
-  Embedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X,
-                                            const NeighborGraph<typename Derived::Scalar>& graph) const {
+  LtsaModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
+                                          const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
     validate_points(X, "X", 3);
@@ -81,17 +153,23 @@ struct Ltsa {
     detail::require_connected(graph, "ltsa");
 
     const Matrix<double> points = X.template cast<double>();
-    Embedding<T> result;
+    LtsaModel<T> result;
     const Eigen::Index d = options.dim;
     const detail::SparseLower B = detail::ltsa_matrix(points, graph, options.dim, result.times);
 
     Stopwatch clock;
     // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
-    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.solver, "ltsa", Eigen::VectorXd::Ones(B.rows()));
+    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()));
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
+    clock.restart();
+    result.transform_k = routines::typical_degree(graph, options.dim + 1);
+    result.training = PointIndex<T>(X.template cast<T>());
+    result.times.add("index", clock.seconds());
     return result;
   }
 };
+
+static_assert(GraphEmbedder<Ltsa, float> && GraphEmbedder<Ltsa, double>);
 
 }  // namespace nldr

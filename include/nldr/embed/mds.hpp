@@ -1,17 +1,22 @@
-// Classical (Torgerson) multidimensional scaling (Torgerson 1952; Gower 1966; ALGORITHMS.md sec. 3):
-// B = -1/2 J D^2 J with J = I - 11^T/N, top-d eigenpairs (lambda_k, v_k), Y = [v_k sqrt(lambda_k)].
+// Classical (Torgerson) multidimensional scaling (Torgerson 1952; Gower 1966; docs/algorithms.md
+// sec. 3): B = -1/2 J D^2 J with J = I - 11^T/N, top-d eigenpairs (lambda_k, v_k), Y = [v_k sqrt(lambda_k)].
 // For Euclidean distances B is the Gram matrix of the centered points, so the result equals PCA
 // up to the signs of the axes. Negative eigenvalues of B (a non-Euclidean input) are reported.
+// Out of sample (docs/methods/mds.md): the distance-based triangulation (de Silva & Tenenbaum 2004),
+// which for a model fit on points is the projection onto the axes Xc^T v_k / sqrt(lambda_k).
 #pragma once
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precomputed.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
-#include <nldr/embed/detail/dense_top_eigen.hpp>
-#include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/mds.hpp>
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -19,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace nldr {
 
@@ -27,7 +33,7 @@ struct MdsOptions {
   /// Target dimension d, 1 <= d < N.
   index_t dim = 2;
   /// How many of the most negative eigenvalues of B to compute and report (0 <= count <= N - dim).
-  /// Costs one more eigensolve for large N; 0 skips it.
+  /// A diagnostic: costs one more eigensolve for large N, and never fails the embedding.
   index_t negative_eigenvalues = 1;
   /// Eigensolver settings (dense below a small N, Lanczos above).
   TopEigenOptions eigen{};
@@ -35,70 +41,78 @@ struct MdsOptions {
   std::uint64_t memory_limit = 0;
 };
 
-/// Result of classical MDS: coordinates (N x d) = eigenvectors scaled by sqrt(max(lambda, 0)),
+/// A fitted classical MDS: coordinates (N x d) = eigenvectors scaled by sqrt(max(lambda, 0)),
 /// `eigenvalues` = the top d eigenvalues of B, descending (a coordinate whose eigenvalue is <= 0
-/// is identically 0).
+/// is identically 0), and what transform needs.
 template <Real T>
-struct MdsEmbedding : Embedding<T> {
+struct MdsModel : Embedding<T> {
   /// Most negative eigenvalues of B found (ascending, only values < 0; empty for Euclidean input
   /// up to rounding). Their size relative to `eigenvalues` measures how non-Euclidean the input is.
   Eigen::VectorXd negative_eigenvalues;
+  /// Whether they were computed: success, not_computed (negative_eigenvalues = 0) or not_converging
+  /// (Lanczos on the cluster of zero eigenvalues of a low-rank B; the embedding is unaffected).
+  SolverStatus negative_status = SolverStatus::not_computed;
   /// trace(B) = sum of all N eigenvalues: the total (signed) variance of the configuration.
   double trace = 0;
+  /// True when fit on precomputed distances: transform then takes distances, not points.
+  bool from_distances = false;
+  /// Fit on points: the training mean (D) and axes (D x d), y = (x - mean) axes.
+  Vector<T> mean;
+  Eigen::MatrixXd axes;
+  /// Fit on distances: the triangulation from the distances to the N training points.
+  Eigen::MatrixXd pseudo_inverse;  ///< d x N
+  Eigen::VectorXd mean_squared;    ///< N
+
+  /// Places new points: P x D points for a model fit on points, or P x N distances from each new
+  /// point to the N training points (finite, >= 0) for a model fit on distances; returns P x d.
+  /// The training points (or their distance rows) give back `coordinates`.
+  /// \throws nldr::invalid_argument naming "X_new".
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "MdsModel::transform: same scalar as fit");
+    const Eigen::Index d = this->coordinates.cols();
+    if (X_new.rows() == 0) return Matrix<T>(0, d);
+    validate_points(X_new, "X_new");
+    if (from_distances) {
+      if (X_new.cols() != mean_squared.size())
+        throw_invalid("X_new", "X_new has ", X_new.cols(), " columns but a model fit on distances takes the distances "
+                      "to its N = ", mean_squared.size(), " training points: one column per training point");
+      if ((X_new.array() < 0).any()) throw_invalid("X_new", "X_new has a negative distance: distances are >= 0");
+      const Eigen::MatrixXd squared = X_new.template cast<double>().cwiseAbs2();
+      return routines::Triangulation{pseudo_inverse, mean_squared}.template place<T>(squared);
+    }
+    if (X_new.cols() != mean.size())
+      throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ", mean.size(),
+                    ": supply points of the same dimension");
+    return ((X_new.template cast<double>().rowwise() - mean.template cast<double>().transpose()) * axes)
+        .template cast<T>();
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    const Eigen::Index d = this->coordinates.cols();
+    if (from_distances)
+      require_state(pseudo_inverse.rows() == d && pseudo_inverse.cols() == this->coordinates.rows() &&
+                        mean_squared.size() == this->coordinates.rows(),
+                    "L# is d x N with N mean squared distances");
+    else
+      require_state(axes.cols() == d && axes.rows() == mean.size() && mean.size() >= 1, "axes are D x d");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
+    v("negative_status", negative_status, FieldRole::result);
+    v("trace", trace, FieldRole::result);
+    v("from_distances", from_distances, FieldRole::state);
+    v("mean", mean, FieldRole::state);
+    v("axes", axes, FieldRole::state);
+    v("pseudo_inverse", pseudo_inverse, FieldRole::state);
+    v("mean_squared", mean_squared, FieldRole::state);
+  }
 };
-
-namespace detail {
-
-/// In place: squared distances D^2 (N x N, symmetric) become B = -1/2 J D^2 J (Torgerson 1952).
-/// Row means are accumulated in double; each row is rewritten by one thread.
-template <Real S>
-void double_center_squared(Matrix<S>& squared) {
-  const Eigen::Index n = squared.rows();
-  Eigen::VectorXd row_mean(n);
-  parallel_for(0, n, [&](std::int64_t i) { row_mean[i] = squared.row(i).template cast<double>().sum() / double(n); });
-  const double total_mean = row_mean.sum() / double(n);
-  parallel_for(
-      0, n,
-      [&](std::int64_t i) {
-        const double ri = row_mean[i];
-        for (Eigen::Index j = 0; j < n; ++j)
-          squared(i, j) = S(-0.5 * (double(squared(i, j)) - ri - row_mean[j] + total_mean));
-      },
-      16);
-}
-
-/// Top-d eigenpairs of the doubly centered B (N x N, any storage S) turned into an embedding.
-template <Real T, Real S>
-MdsEmbedding<T> embed_centered(const Matrix<S>& centered, index_t dim, index_t negative, const TopEigenOptions& eigen,
-                               const std::string& method) {
-  const Eigen::Index n = centered.rows();
-  MdsEmbedding<T> result;
-  Stopwatch watch;
-  auto pairs = dense_top_eigenpairs(centered, dim, negative, eigen, method);
-  fix_signs(pairs.vectors);
-  const Eigen::VectorXd scale = pairs.values.cwiseMax(0.0).cwiseSqrt();
-  result.coordinates = (pairs.vectors * scale.asDiagonal()).template cast<T>();
-  result.eigenvalues = pairs.values.template cast<T>();
-  Eigen::Index count = 0;
-  while (count < pairs.smallest.size() && pairs.smallest[count] < 0) ++count;
-  result.negative_eigenvalues = pairs.smallest.head(count);
-  double trace = 0;
-  for (Eigen::Index i = 0; i < n; ++i) trace += double(centered(i, i));
-  result.trace = trace;
-  result.solver = pairs.diagnostics;
-  result.times.add("eigensolve", watch.seconds());
-  return result;
-}
-
-/// Checks dim and the negative-eigenvalue count against N.
-inline void validate_mds_sizes(index_t dim, index_t negative, Eigen::Index n) {
-  validate_dimension(dim, n, "N");
-  if (negative < 0 || negative > n - dim)
-    throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", negative, " must lie in [0, N - dim = ", n - dim,
-                  "]");
-}
-
-}  // namespace detail
 
 /// Classical MDS of points (Euclidean distances) or of a user's own dissimilarity matrix.
 ///
@@ -108,7 +122,7 @@ inline void validate_mds_sizes(index_t dim, index_t negative, Eigen::Index n) {
 ///
 /// \code
 /// nldr::Matrix<double> D = ...;                                  // N x N dissimilarities
-/// auto mds = nldr::ClassicalMds{{.dim = 2}}.embed_distances(D);
+/// auto mds = nldr::ClassicalMds{{.dim = 2}}.fit(nldr::precomputed(D));
 /// mds.coordinates;            // N x 2
 /// mds.negative_eigenvalues;   // non-empty when D is not Euclidean
 /// \endcode
@@ -119,40 +133,88 @@ struct ClassicalMds {
   /// of the centered points, which is B exactly).
   /// \throws nldr::invalid_argument ("X", "dim", "negative_eigenvalues"), nldr::memory_limit_exceeded.
   template <class Derived>
-  MdsEmbedding<typename Derived::Scalar> embed(const Eigen::MatrixBase<Derived>& X) const {
+  MdsModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::ClassicalMds: the points must be float or double");
     validate_points(X, "X", 2);
     validate_not_all_identical(X);
     validate_distance_range<T>(X, X.rows());  // Gram entries and their row sums, in T
     const Eigen::Index n = X.rows();
-    detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
+    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
     check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",
-                 "use nldr::Pca on the points (same embedding, O(D^2) memory)", options.memory_limit);
+                 "use PCA on the points (same embedding, O(D^2) memory)", options.memory_limit);
+    MdsModel<T> model;
     Stopwatch watch;
     const Matrix<T> centered = X.rowwise() - X.colwise().mean();
     Matrix<T> gram(n, n);
     parallel_for(0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); });
-    const double seconds = watch.seconds();
-    auto result = detail::embed_centered<T>(gram, options.dim, options.negative_eigenvalues, options.eigen,
-                                            "ClassicalMds");
-    result.times.stages.insert(result.times.stages.begin(), {"gram", seconds});
-    return result;
+    model.times.add("gram", watch.seconds());
+    const routines::Scaling scaling =
+        routines::scale_centered(gram, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
+                                 model.times);
+    fill(model, scaling);
+    model.mean = X.colwise().mean().transpose();
+    const Eigen::VectorXd inverse_root =
+        scaling.values.unaryExpr([](double l) { return l > 0 ? 1.0 / std::sqrt(l) : 0.0; });
+    model.axes = centered.template cast<double>().transpose() * scaling.vectors * inverse_root.asDiagonal();
+    return model;
   }
 
-  /// distances: N x N symmetric dissimilarities (finite, >= 0, zero diagonal; asymmetry up to
-  /// sqrt(epsilon) of the largest entry is averaged away), N >= 2.
+  /// distances: precomputed(D), D N x N symmetric dissimilarities (finite, >= 0, zero diagonal;
+  /// asymmetry up to sqrt(epsilon) of the largest entry is averaged away), N >= 2.
   /// \throws nldr::invalid_argument naming "distances" and the first offending entry.
   template <class Derived>
-  MdsEmbedding<typename Derived::Scalar> embed_distances(const Eigen::MatrixBase<Derived>& distances) const {
+  MdsModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::ClassicalMds: the distances must be float or double");
+    const auto& distances = input.matrix;
+    validate_dissimilarities(distances);
+    const Eigen::Index n = distances.rows();
+    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
+    check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N matrix B",
+                 "reduce N (e.g. landmark MDS via Landmark Isomap)", options.memory_limit);
+    MdsModel<T> model;
+    Stopwatch watch;
+    Matrix<T> squared(n, n);
+    parallel_for(0, n, [&](std::int64_t i) {
+      for (Eigen::Index j = 0; j < n; ++j) {
+        const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
+        squared(i, j) = T(d * d);
+      }
+    });
+    model.mean_squared = squared.template cast<double>().rowwise().mean();
+    routines::double_center_squared(squared);
+    model.times.add("centering", watch.seconds());
+    const routines::Scaling scaling =
+        routines::scale_centered(squared, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
+                                 model.times);
+    fill(model, scaling);
+    model.from_distances = true;
+    model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
+    for (Eigen::Index k = 0; k < scaling.values.size(); ++k)
+      if (!(scaling.values[k] > 0)) model.pseudo_inverse.row(k).setZero();  // an empty axis stays at 0
+    return model;
+  }
+
+ private:
+  template <Real T>
+  static void fill(MdsModel<T>& model, const routines::Scaling& scaling) {
+    model.coordinates = scaling.coordinates.template cast<T>();
+    model.eigenvalues = scaling.values.template cast<T>();
+    model.negative_eigenvalues = scaling.negative_eigenvalues;
+    model.negative_status = scaling.negative_status;
+    model.trace = scaling.trace;
+    model.diagnostics = scaling.diagnostics;
+  }
+
+  template <class Derived>
+  static void validate_dissimilarities(const Eigen::MatrixBase<Derived>& distances) {
+    using T = typename Derived::Scalar;
     const Eigen::Index n = distances.rows();
     if (distances.cols() != n)
       throw_invalid("distances", "distances is ", n, " x ", distances.cols(),
                     ": it must be square, N x N, one row and one column per point");
     validate_points(distances, "distances", 2);
-    detail::validate_mds_sizes(options.dim, options.negative_eigenvalues, n);
     const double largest = double(distances.cwiseAbs().maxCoeff());
     if (!std::isfinite(T(largest) * T(largest) * T(n)))  // B sums N squared distances, in T
       throw_invalid("distances", "the largest dissimilarity ", largest, " squared and summed over N = ", n,
@@ -171,23 +233,10 @@ struct ClassicalMds {
                         i, ") = ", distances(j, i), ": the matrix must be symmetric");
       }
     }
-    check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N matrix B",
-                 "reduce N (e.g. landmark MDS via nldr::LandmarkIsomap)", options.memory_limit);
-    Stopwatch watch;
-    Matrix<T> squared(n, n);
-    parallel_for(0, n, [&](std::int64_t i) {
-      for (Eigen::Index j = 0; j < n; ++j) {
-        const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
-        squared(i, j) = T(d * d);
-      }
-    });
-    detail::double_center_squared(squared);
-    const double seconds = watch.seconds();
-    auto result = detail::embed_centered<T>(squared, options.dim, options.negative_eigenvalues, options.eigen,
-                                            "ClassicalMds");
-    result.times.stages.insert(result.times.stages.begin(), {"centering", seconds});
-    return result;
   }
 };
+
+static_assert(PointEmbedder<ClassicalMds, float> && PointEmbedder<ClassicalMds, double>);
+static_assert(DistanceEmbedder<ClassicalMds, float> && DistanceEmbedder<ClassicalMds, double>);
 
 }  // namespace nldr

@@ -1,4 +1,4 @@
-// Principal component analysis (Pearson 1901; Hotelling 1933; ALGORITHMS.md sec. 3).
+// Principal component analysis (Pearson 1901; Hotelling 1933; docs/algorithms.md sec. 3.1).
 // Two paths, chosen automatically:
 //  - covariance: eigen-decomposition of the D x D covariance C = Xc^T Xc / (N - 1), O(N D^2 + D^3);
 //    exact, the right choice for small D;
@@ -15,7 +15,9 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
@@ -29,7 +31,7 @@
 namespace nldr {
 
 /// Which PCA algorithm runs.
-enum class PcaSolver {
+enum class PcaAlgorithm {
   automatic,   ///< covariance when D <= 256 or dim + oversampling > D / 4, else randomized
   covariance,  ///< exact: D x D covariance eigen-decomposition
   randomized,  ///< approximate: randomized truncated SVD (accuracy set by oversampling, power_iterations)
@@ -39,7 +41,7 @@ enum class PcaSolver {
 struct PcaOptions {
   /// Number of components d, 1 <= d <= min(D, N).
   index_t dim = 2;
-  PcaSolver solver = PcaSolver::automatic;
+  PcaAlgorithm algorithm = PcaAlgorithm::automatic;
   /// Extra random test vectors of the randomized path (Halko et al. recommend 5-10); >= 0.
   index_t oversampling = 10;
   /// Power (subspace) iterations of the randomized path; more iterations sharpen a slowly
@@ -70,6 +72,24 @@ struct PcaModel : Embedding<T> {
       throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ",
                     components.cols(), ": supply points of the same dimension");
     return (X_new.rowwise() - mean.transpose()) * components.transpose();
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(components.rows() == this->coordinates.cols() && components.cols() == mean.size() &&
+                      mean.size() >= 1,
+                  "components are d x D");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("explained_variance", explained_variance, FieldRole::result);
+    v("explained_variance_ratio", explained_variance_ratio, FieldRole::result);
+    v("total_variance", total_variance, FieldRole::result);
+    v("mean", mean, FieldRole::state);
+    v("components", components, FieldRole::state);
   }
 };
 
@@ -111,20 +131,20 @@ struct Pca {
     model.times.add("centering", watch.seconds());
 
     watch.restart();
-    const bool randomized = options.solver == PcaSolver::randomized ||
-                            (options.solver == PcaSolver::automatic && d > 256 &&
+    const bool randomized = options.algorithm == PcaAlgorithm::randomized ||
+                            (options.algorithm == PcaAlgorithm::automatic && d > 256 &&
                              4 * (Eigen::Index(options.dim) + options.oversampling) <= d);
     Eigen::MatrixXd axes;  // D x dim, columns
     Eigen::VectorXd variance;
     if (randomized) {
       randomized_axes(centered, axes, variance);
-      model.solver.solver = "randomized-svd";
-      model.solver.iterations = options.power_iterations;
+      model.diagnostics.solver = "randomized-svd";
+      model.diagnostics.iterations = options.power_iterations;
     } else {
       const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(centered.transpose() * centered / double(n - 1));
       axes = solver.eigenvectors().rightCols(options.dim).rowwise().reverse();
       variance = solver.eigenvalues().tail(options.dim).reverse().cwiseMax(0.0);
-      model.solver.solver = "covariance";
+      model.diagnostics.solver = "covariance";
     }
     detail::fix_signs(axes);
     model.times.add("eigensolve", watch.seconds());
@@ -166,5 +186,7 @@ struct Pca {
     variance = svd.singularValues().head(options.dim).cwiseAbs2() / double(n - 1);
   }
 };
+
+static_assert(PointEmbedder<Pca, float> && PointEmbedder<Pca, double>);
 
 }  // namespace nldr

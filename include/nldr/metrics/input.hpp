@@ -8,6 +8,7 @@
 
 #include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
+#include <nldr/core/precomputed.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 
@@ -20,26 +21,16 @@
 
 namespace nldr::metrics {
 
-/// Marks an N x N matrix as precomputed distances: D(i, j) >= 0 finite, D(i, i) = 0. Row i gives
-/// the ranks of the other points seen from i; pair measures (Spearman, stress, residual variance)
-/// read the upper triangle D(i, j), i < j. Holds a reference: use it within the call.
-template <class Derived>
-struct Precomputed {
-  const Eigen::MatrixBase<Derived>& matrix;
-};
-
-/// Wraps an N x N distance matrix so that a metric reads it as distances, not as points.
-template <class Derived>
-Precomputed<Derived> precomputed(const Eigen::MatrixBase<Derived>& distances) {
-  return {distances};
-}
+/// Metrics take nldr::precomputed(D) (core/precomputed.hpp): D(i, j) >= 0 finite, D(i, i) = 0. Row i
+/// gives the ranks of the other points seen from i; pair measures (Spearman, stress, residual
+/// variance) read the upper triangle D(i, j), i < j.
+using nldr::Precomputed;
+using nldr::precomputed;
 
 namespace detail {
 
 template <class A>
-struct is_precomputed_input : std::false_type {};
-template <class Derived>
-struct is_precomputed_input<Precomputed<Derived>> : std::true_type {};
+using is_precomputed_input = nldr::is_precomputed<A>;
 
 template <class A>
 struct input_traits {

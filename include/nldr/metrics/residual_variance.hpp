@@ -57,7 +57,7 @@ ResidualVariance residual_variance(const A& reference, const B& Y, const PairSam
   for (const auto& block : blocks) total.merge(block);
   detail::validate_correlated(total, "reference", "Y", "the residual variance");
   const double r = total.correlation();
-  return {1.0 - r * r, r, plan.count(), plan.sampled()};
+  return {residual_variance_of(total), r, plan.count(), plan.sampled()};
 }
 
 }  // namespace nldr::metrics

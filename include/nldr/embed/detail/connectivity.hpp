@@ -1,5 +1,5 @@
 // Graph-based embedders need a connected graph: on a disconnected one the bottom
-// eigenvalue becomes multiple (seed 001 sec. 3) and geodesics are infinite, so the
+// eigenvalue becomes multiple (Xia et al. 2008, sec. 3) and geodesics are infinite, so the
 // result would be garbage. This check runs before any solve.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Top (largest algebraic) eigenpairs of a dense symmetric N x N matrix, as classical MDS
-// and Isomap need them (ALGORITHMS.md sec. 3: "dense top spectra: Spectra on a parallel dense
-// mat-vec, never a full O(N^3) decomposition for large N").
+// and Isomap need them (docs/algorithms.md sec. 3.10: dense top spectra by Lanczos on a parallel dense
+// mat-vec, never a full O(N^3) decomposition for large N).
 //
 // Small N: one full Eigen::SelfAdjointEigenSolver (cheap, and exact for every eigenvalue).
 // Larger N: Spectra's implicitly restarted Lanczos (SymEigsSolver) on a row-parallel mat-vec
@@ -11,6 +11,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 
 #include <Eigen/Core>
@@ -23,17 +24,6 @@
 #include <type_traits>
 
 namespace nldr {
-
-/// How the top eigenpairs of a dense symmetric matrix are found (MDS, Isomap, Landmark Isomap).
-struct TopEigenOptions {
-  /// Matrices with N <= dense_below rows use one full dense decomposition (O(N^3), exact);
-  /// larger ones use Spectra's Lanczos on a parallel mat-vec (O(N^2) per product). >= 0.
-  index_t dense_below = 200;
-  /// Lanczos restarts before giving up with nldr::convergence_error; >= 1.
-  int max_iterations = 1000;
-  /// Relative residual tolerance of the Lanczos solver; in (0, 1).
-  double tolerance = 1e-10;
-};
 
 namespace detail {
 
@@ -68,12 +58,16 @@ struct TopEigenpairs {
   Eigen::VectorXd values;
   Eigen::MatrixXd vectors;
   Eigen::VectorXd smallest;
+  /// How the `bottom` smallest eigenvalues were found: a diagnostic, so a failure is reported here
+  /// (not_converging) and never fails the top pairs. not_computed when bottom = 0.
+  SolverStatus smallest_status = SolverStatus::not_computed;
   EigenDiagnostics diagnostics;
 };
 
 /// Solves for the extreme eigenpairs of the symmetric N x N `matrix`; requires
 /// 1 <= top < N and 0 <= bottom <= N - top. `method` names the caller in error messages.
-/// \throws nldr::convergence_error when Lanczos does not converge (naming nev, ncv and maxit).
+/// \throws nldr::convergence_error when Lanczos does not converge for the top pairs (naming nev, ncv
+/// and maxit); a failure for the bottom values only sets smallest_status.
 template <Real S>
 TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Eigen::Index bottom,
                                    const TopEigenOptions& options, const std::string& method) {
@@ -88,6 +82,7 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
     result.values = solver.eigenvalues().tail(top).reverse();
     result.vectors = solver.eigenvectors().rightCols(top).rowwise().reverse();
     result.smallest = solver.eigenvalues().head(bottom);
+    if (bottom > 0) result.smallest_status = SolverStatus::success;
     result.diagnostics.solver = "dense";
     return result;
   }
@@ -108,7 +103,7 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
       throw convergence_error(detail::concat(method, ": the Lanczos eigensolver did not converge (nev = ", nev,
                                              ", ncv = ", ncv, ", maxit = ", options.max_iterations,
                                              ", tol = ", options.tolerance,
-                                             "): raise eigen.max_iterations or eigen.tolerance"));
+                                             "): raise the eigensolver's max_iterations or tolerance"));
     return solver;
   };
   {
@@ -116,7 +111,16 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
     result.values = solver.eigenvalues();
     result.vectors = solver.eigenvectors();
   }
-  if (bottom > 0) result.smallest = solve(bottom, Spectra::SortRule::SmallestAlge).eigenvalues();
+  if (bottom > 0) {
+    // The smallest eigenvalues of a Gram matrix sit in a cluster of N - rank zeros (1700-fold on
+    // the digits), where Lanczos may not converge: report that instead of failing the embedding.
+    try {
+      result.smallest = solve(bottom, Spectra::SortRule::SmallestAlge).eigenvalues();
+      result.smallest_status = SolverStatus::success;
+    } catch (const convergence_error&) {
+      result.smallest_status = SolverStatus::not_converging;
+    }
+  }
   result.diagnostics.solver = "spectra-lanczos";
   return result;
 }

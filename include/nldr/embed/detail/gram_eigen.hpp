@@ -117,12 +117,12 @@ class GramPseudoInverse {
 /// caller then factorizes M instead. Requires 2 <= nev and 2 nev + 1 < N.
 /// \throws nldr::convergence_error when Lanczos does not converge, saying what to try.
 inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare& A, int nev,
-                                                              const SpectralSolverOptions& options,
+                                                              const BottomEigenOptions& options,
                                                               const std::string& method) {
   validate_solver_options(options);
   const Eigen::Index n = A.rows();
   if (options.report_gap)
-    return solve_reporting_gap(options, n, nev, [&](const SpectralSolverOptions& inner, int count) {
+    return solve_reporting_gap(options, n, nev, [&](const BottomEigenOptions& inner, int count) {
       return gram_bottom_eigenpairs(A, count, inner, method);
     });
   BottomEigenpairs result;
@@ -141,13 +141,11 @@ inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare
   result.diagnostics.solver = "spectra-pseudo-inverse-umfpack-lu";
   result.diagnostics.iterations = int(solver.num_iterations());
   result.diagnostics.operations = int(solver.num_operations());
-  result.diagnostics.converged =
-      solver.info() == Spectra::CompInfo::Successful && (solver.eigenvalues().array() > 0).all();
-  if (!result.diagnostics.converged)
+  if (solver.info() != Spectra::CompInfo::Successful || !(solver.eigenvalues().array() > 0).all())
     throw convergence_error(detail::concat(
         method, ": the Lanczos iteration on the pseudo-inverse of M did not converge in ", options.max_iterations,
-        " restarts (", solver.num_operations(), " products): raise solver.max_iterations or solver.lanczos_vectors, "
-        "loosen solver.tolerance, or use solver.factorization = supernodal"));
+        " restarts (", solver.num_operations(), " products): raise eigen.max_iterations or eigen.lanczos_vectors, "
+        "loosen eigen.tolerance, or use eigen.factorization = supernodal"));
   // theta = 1 / lambda, descending, so lambda comes out ascending; the constant pair first.
   const Eigen::VectorXd u = Eigen::VectorXd::Constant(n, 1.0 / std::sqrt(double(n)));
   result.values.resize(nev);

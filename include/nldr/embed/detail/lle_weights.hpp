@@ -8,7 +8,7 @@
 namespace nldr::detail {
 
 /// Weights for a neighborhood given as Z (k x D, row j = x_j - x_i). Solves (C + r I) w = 1 with the
-/// local Gram C = Z Z^T and r = reg * trace(C) (seed 000 eq. 2.6; r = reg when trace(C) = 0, as
+/// local Gram C = Z Z^T and r = reg * trace(C) (Roy 2015, eq. 2.6; r = reg when trace(C) = 0, as
 /// scikit-learn), then rescales w to sum 1. The regularization makes C invertible when k > D.
 /// Invariant to rotation, translation and uniform scaling of the neighborhood (C scales by s^2, r too).
 inline Eigen::VectorXd barycenter_weights(const Eigen::MatrixXd& Z, double reg) {

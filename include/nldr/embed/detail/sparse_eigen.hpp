@@ -26,6 +26,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 #if defined(NLDR_HAVE_SUITESPARSE)
 #include <nldr/embed/detail/cholmod_factor.hpp>
@@ -43,63 +44,6 @@
 #include <type_traits>
 
 namespace nldr {
-
-/// The sparse factorization behind the Lanczos iteration (docs/spectral-solver.md).
-enum class Factorization {
-  /// With SuiteSparse (NLDR_HAVE_SUITESPARSE) and N >= suitesparse_from: `lu` for standard LLE,
-  /// `supernodal` for the other methods; otherwise `simplicial`.
-  automatic,
-  /// Eigen's SimplicialLDLT of M - sigma I with the AMD ordering: no dependency, one thread.
-  simplicial,
-  /// CHOLMOD's supernodal LL^T of M - sigma I (dense BLAS-3 blocks; as many threads as the BLAS
-  /// uses). Requires nldr built with SuiteSparse (the CMake target nldr::suitesparse).
-  supernodal,
-  /// Standard LLE only: UMFPACK's LU of I - W, never forming M = (I - W)^T (I - W), whose 2-hop
-  /// pattern fills in 6x more (gram_eigen.hpp). Requires nldr built with SuiteSparse.
-  lu,
-};
-
-/// True when this build of nldr has SuiteSparse's factorizations (`supernodal`, `lu`).
-inline constexpr bool have_suitesparse() {
-#if defined(NLDR_HAVE_SUITESPARSE)
-  return true;
-#else
-  return false;
-#endif
-}
-
-/// Settings of the bottom-eigenpair solver behind LLE, Laplacian Eigenmaps and LTSA.
-struct SpectralSolverOptions {
-  /// N below this: dense SelfAdjointEigenSolver (O(N^3), exact); else sparse shift-invert Lanczos.
-  /// Measured (bench_spectral_embedders crossover, LLE and Laplacian matrices, k = 10): equal at N = 50,
-  /// sparse 4x faster at N = 100 and 30x at N = 400 (docs/benchmarks.md, "Spectral embedders").
-  index_t dense_below = 100;
-  /// Which sparse factorization the shift-invert uses (see Factorization).
-  Factorization factorization = Factorization::automatic;
-  /// `automatic` takes SuiteSparse's factorization from this N on (when available); >= 0.
-  /// Measured with OpenBLAS (bench_spectral_embedders factorizations): on LLE matrices the supernodal
-  /// LL^T overtakes the simplicial LDLT at N ~ 5000 and is 1.8x faster at 5 * 10^4; on Laplacians,
-  /// which fill in little, the two are even there (docs/benchmarks.md, "Spectral embedders").
-  index_t suitesparse_from = 5000;
-  /// Shift sigma < 0 of the shift-invert; 0 = automatic: -1e-13 * (mean diagonal of M) when the null
-  /// vector is deflated (every embedder), else -1e-8 * (mean diagonal); raised 1000-fold (up to 3 times)
-  /// when the factorization meets a non-positive pivot.
-  /// It must stay near the wanted eigenvalues (else they cluster at 1 / |sigma| and Lanczos stalls), yet
-  /// keep (M - sigma I)^-1 well conditioned: without deflation, at -1e-12 the null direction is amplified
-  /// 1e12-fold and solve errors of 1e-4 corrupt the other Ritz values (measured on a 600-point graph
-  /// Laplacian); with it, -1e-13 and -1e-14 give residuals ||M v - lambda v|| ~ 4e-16 (LLE, N = 10^6).
-  double shift = 0;
-  int max_iterations = 1000;     ///< Lanczos restarts, >= 1
-  double tolerance = 1e-10;      ///< relative Ritz-value tolerance of Spectra, > 0
-  /// ncv; 0 = automatic: 4 w + 4 for the w eigenpairs Lanczos looks for (d after deflation), capped
-  /// at N. Measured on LLE, LTSA and Laplacian matrices of a Swiss roll, S-curve and twin peaks
-  /// (N = 2 * 10^4, d = 2): 13 solves with ncv = 12 against 21 with 20, the same eigenvalues to 1e-14.
-  int lanczos_vectors = 0;
-  /// Also solve for the next eigenpair and report the relative gap after the last one kept
-  /// (EigenDiagnostics::relative_gap): how well the embedding's subspace is determined. Costs one
-  /// more Lanczos pair (ncv 4 w + 8 instead of 4 w + 4 when automatic); needs N >= d + 3.
-  bool report_gap = false;
-};
 
 namespace detail {
 
@@ -181,7 +125,7 @@ class ShiftInvert {
   const Eigen::VectorXd* deflated_ = nullptr;
 };
 
-inline void validate_solver_options(const SpectralSolverOptions& options) {
+inline void validate_solver_options(const BottomEigenOptions& options) {
   if (options.dense_below < 0)
     throw_invalid("dense_below", "dense_below = ", options.dense_below, " must be >= 0");
   if (options.factorization != Factorization::automatic && options.factorization != Factorization::simplicial &&
@@ -207,7 +151,7 @@ inline void validate_solver_options(const SpectralSolverOptions& options) {
 }
 
 /// Lanczos vectors (Spectra's ncv) for `wanted` eigenpairs of an N x N operator (see lanczos_vectors).
-inline Eigen::Index lanczos_vector_count(const SpectralSolverOptions& options, int wanted, Eigen::Index n) {
+inline Eigen::Index lanczos_vector_count(const BottomEigenOptions& options, int wanted, Eigen::Index n) {
   return std::min<Eigen::Index>(n, options.lanczos_vectors > 0
                                        ? std::max<Eigen::Index>(options.lanczos_vectors, wanted + 1)
                                        : 4 * Eigen::Index(wanted) + 4);
@@ -219,11 +163,11 @@ inline Eigen::Index lanczos_vector_count(const SpectralSolverOptions& options, i
 /// solve returns BottomEigenpairs, or std::optional of it (a solver that may decline).
 /// \throws nldr::invalid_argument ("report_gap") when n < nev + 2.
 template <class Solve>
-auto solve_reporting_gap(const SpectralSolverOptions& options, Eigen::Index n, int nev, Solve&& solve) {
+auto solve_reporting_gap(const BottomEigenOptions& options, Eigen::Index n, int nev, Solve&& solve) {
   if (n < Eigen::Index(nev) + 2)
     throw_invalid("report_gap", "report_gap needs one eigenpair beyond the ", nev, " solved for, but N = ", n,
                   ": embed more points or turn report_gap off");
-  SpectralSolverOptions inner = options;
+  BottomEigenOptions inner = options;
   inner.report_gap = false;
   auto result = solve(inner, nev + 1);
   auto keep = [nev](BottomEigenpairs& pairs) {
@@ -242,7 +186,7 @@ auto solve_reporting_gap(const SpectralSolverOptions& options, Eigen::Index n, i
 /// Whether standard LLE's nev bottom eigenpairs of N points come from the LU of I - W (gram_eigen.hpp)
 /// rather than from a factorization of M: `lu` asked for, or `automatic` with SuiteSparse from
 /// suitesparse_from points on; never where bottom_eigenpairs would take the dense solver.
-inline bool use_weights_lu(const SpectralSolverOptions& options, index_t n, int nev) {
+inline bool use_weights_lu(const BottomEigenOptions& options, index_t n, int nev) {
   const index_t solved = index_t(nev) + (options.report_gap ? 1 : 0);
   if (n < options.dense_below || n <= 2 * solved + 1) return false;
   return options.factorization == Factorization::lu ||
@@ -251,7 +195,7 @@ inline bool use_weights_lu(const SpectralSolverOptions& options, index_t n, int 
 
 /// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type.
 template <class Factor>
-BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
+BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
                                          const std::string& method, const Eigen::VectorXd& null_vector,
                                          const char* solver_name) {
   const Eigen::Index n = lower.rows();
@@ -288,12 +232,11 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
   result.diagnostics.solver = solver_name;
   result.diagnostics.iterations = int(solver.num_iterations());
   result.diagnostics.operations = int(solver.num_operations());
-  result.diagnostics.converged = solver.info() == Spectra::CompInfo::Successful;
-  if (!result.diagnostics.converged)
+  if (solver.info() != Spectra::CompInfo::Successful)
     throw convergence_error(detail::concat(
         method, ": the shift-invert Lanczos iteration did not converge in ", options.max_iterations,
         " restarts (", solver.num_operations(), " solves, sigma = ", sigma,
-        "): raise solver.max_iterations or solver.lanczos_vectors, loosen solver.tolerance, "
+        "): raise eigen.max_iterations or eigen.lanczos_vectors, loosen eigen.tolerance, "
         "or use the dense solver (solver.dense_below > N) for small N"));
   if (!deflate) {
     result.values = solver.eigenvalues();
@@ -319,19 +262,19 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
 ///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without SuiteSparse, or
 ///         `lu`, which only standard LLE's own solver takes); nldr::memory_limit_exceeded when the dense
 ///         solver's matrices (3 N^2 doubles) exceed the available memory.
-inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const SpectralSolverOptions& options,
+inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
                                           const std::string& method, const Eigen::VectorXd& null_vector = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
   if (options.report_gap)
-    return solve_reporting_gap(options, n, nev, [&](const SpectralSolverOptions& inner, int count) {
+    return solve_reporting_gap(options, n, nev, [&](const BottomEigenOptions& inner, int count) {
       return bottom_eigenpairs(lower, count, inner, method, null_vector);
     });
   if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
     // The matrix, the eigenvectors and the solver's workspace: three N x N doubles.
     check_memory(3 * std::uint64_t(n) * std::uint64_t(n) * sizeof(double),
                  detail::concat(method, ": the dense eigensolver's ", n, " x ", n, " matrices"),
-                 "lower solver.dense_below below N (the sparse solver needs memory in proportion to the non-zeros)");
+                 "lower eigen.dense_below below N (the sparse solver needs memory in proportion to the non-zeros)");
     // SelfAdjointEigenSolver reads only the lower triangle, which is what `lower` holds.
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver{Eigen::MatrixXd(lower)};
     if (solver.info() != Eigen::Success)
@@ -367,7 +310,7 @@ void fill_spectral_embedding(Embedding<T>& out, const BottomEigenpairs& pairs, c
   fix_signs(coordinates);
   out.coordinates = coordinates.cast<T>();
   out.eigenvalues = pairs.values.tail(dim).cast<T>();
-  out.solver = pairs.diagnostics;
+  out.diagnostics = pairs.diagnostics;
 }
 
 }  // namespace detail

@@ -1,0 +1,42 @@
+// The graph Isomap and Landmark Isomap run their shortest paths on (Tenenbaum et al. 2000): the
+// union-symmetrized neighbor graph, with edge lengths either recomputed as Euclidean distances
+// between the points or taken as the graph gives them (a user's own metric, e.g. from
+// `nldr neighbors` or another program).
+#pragma once
+
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <utility>
+#include <vector>
+
+namespace nldr {
+
+/// Where the geodesic methods take edge lengths from.
+enum class EdgeLengths {
+  euclidean,  ///< recomputed from X, so any selector's graph can be used (the default)
+  graph,      ///< the graph's own distances, as given (precomputed or non-Euclidean metrics)
+};
+
+namespace routines {
+
+/// The union-symmetrized graph of `graph`; with EdgeLengths::euclidean every edge length is
+/// recomputed as the Euclidean distance between the rows of X (in double, stored as T).
+template <Real T>
+NeighborGraph<T> geodesic_graph(const PointsRef<T>& X, const NeighborGraph<T>& graph, EdgeLengths lengths) {
+  NeighborGraph<T> symmetric = graph.symmetrized(Symmetrization::union_edges);
+  if (lengths == EdgeLengths::graph) return symmetric;
+  const auto offsets = symmetric.offsets();
+  const auto indices = symmetric.indices();
+  std::vector<T> euclidean(indices.size());
+  parallel_for(0, symmetric.size(), [&](std::int64_t i) {
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+      euclidean[e] = T((X.row(i).template cast<double>() - X.row(indices[e]).template cast<double>()).norm());
+  });
+  return NeighborGraph<T>::from_csr(symmetric.size(), std::vector<offset_t>(offsets.begin(), offsets.end()),
+                                    std::vector<index_t>(indices.begin(), indices.end()), std::move(euclidean));
+}
+
+}  // namespace routines
+}  // namespace nldr

@@ -1,0 +1,110 @@
+// Classical-scaling routines shared by classical MDS, Isomap and Landmark Isomap (Torgerson 1952;
+// Gower 1966; docs/algorithms.md sec. 3): double centering of squared distances, the top-d
+// eigenpairs of the centered matrix turned into coordinates, and the distance-based triangulation
+// that places a point from its squared distances to the points of the scaling (de Silva &
+// Tenenbaum 2004, eq. 3), which is how every one of them transforms new points.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/embed/detail/dense_top_eigen.hpp>
+#include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedding.hpp>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+
+namespace nldr::routines {
+
+/// In place: squared distances D^2 (N x N, symmetric) become B = -1/2 J D^2 J (Torgerson 1952).
+/// Row means are accumulated in double; each row is rewritten by one thread.
+template <Real S>
+void double_center_squared(Matrix<S>& squared) {
+  const Eigen::Index n = squared.rows();
+  Eigen::VectorXd row_mean(n);
+  parallel_for(0, n, [&](std::int64_t i) { row_mean[i] = squared.row(i).template cast<double>().sum() / double(n); });
+  const double total_mean = row_mean.sum() / double(n);
+  parallel_for(
+      0, n,
+      [&](std::int64_t i) {
+        const double ri = row_mean[i];
+        for (Eigen::Index j = 0; j < n; ++j)
+          squared(i, j) = S(-0.5 * (double(squared(i, j)) - ri - row_mean[j] + total_mean));
+      },
+      16);
+}
+
+/// Checks dim and the negative-eigenvalue count against the size n of the scaling.
+inline void validate_scaling_sizes(index_t dim, index_t negative, Eigen::Index n, const char* size_name = "N") {
+  validate_dimension(dim, n, size_name);
+  if (negative < 0 || negative > n - dim)
+    throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", negative, " must lie in [0, ", size_name,
+                  " - dim = ", n - dim, "]");
+}
+
+/// The classical scaling of a centered matrix B: coordinates V sqrt(max(lambda, 0)) and what a
+/// triangulation needs.
+struct Scaling {
+  Eigen::MatrixXd coordinates;  ///< n x d
+  Eigen::VectorXd values;       ///< top d eigenvalues of B, descending
+  Eigen::MatrixXd vectors;      ///< n x d unit eigenvectors (deterministic signs)
+  /// Most negative eigenvalues found (ascending, only values < 0) and how they were found.
+  Eigen::VectorXd negative_eigenvalues;
+  SolverStatus negative_status = SolverStatus::not_computed;
+  double trace = 0;  ///< trace(B): the total (signed) variance
+  EigenDiagnostics diagnostics;
+};
+
+/// Top-d eigenpairs of the doubly centered B (n x n, any storage S); records "eigensolve".
+template <Real S>
+Scaling scale_centered(const Matrix<S>& centered, index_t dim, index_t negative, const TopEigenOptions& eigen,
+                       const std::string& method, StageTimes& times) {
+  Stopwatch watch;
+  auto pairs = detail::dense_top_eigenpairs(centered, dim, negative, eigen, method);
+  detail::fix_signs(pairs.vectors);
+  Scaling scaling;
+  scaling.coordinates = pairs.vectors * pairs.values.cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  scaling.values = pairs.values;
+  scaling.vectors = std::move(pairs.vectors);
+  Eigen::Index count = 0;
+  while (count < pairs.smallest.size() && pairs.smallest[count] < 0) ++count;
+  scaling.negative_eigenvalues = pairs.smallest.head(count);
+  scaling.negative_status = pairs.smallest_status;
+  for (Eigen::Index i = 0; i < centered.rows(); ++i) scaling.trace += double(centered(i, i));
+  scaling.diagnostics = pairs.diagnostics;
+  times.add("eigensolve", watch.seconds());
+  return scaling;
+}
+
+/// Distance-based triangulation (de Silva & Tenenbaum 2004, eq. 3): a point with squared
+/// distances delta (m values) to the m points of a scaling lands at y = -1/2 L# (delta - delta_mean),
+/// L# = diag(lambda^-1/2) V^T, delta_mean(a) = mean squared distance from point a to the others.
+/// A point of the scaling itself lands exactly on its coordinates (V lambda^1/2) since B's rows sum
+/// to zero.
+struct Triangulation {
+  Eigen::MatrixXd pseudo_inverse;  ///< d x m: L#
+  Eigen::VectorXd mean_squared;    ///< m: delta_mean
+
+  /// From a scaling whose d eigenvalues are all > 0 and the mean squared distances.
+  static Triangulation of(const Scaling& scaling, Eigen::VectorXd mean_squared) {
+    return {scaling.values.cwiseSqrt().cwiseInverse().asDiagonal() * scaling.vectors.transpose(),
+            std::move(mean_squared)};
+  }
+
+  /// Row p of `squared` (P x m): the squared distances of point p; returns P x d.
+  template <Real T>
+  Matrix<T> place(const Eigen::MatrixXd& squared) const {
+    Matrix<T> Y(squared.rows(), pseudo_inverse.rows());
+    parallel_for(0, squared.rows(), [&](std::int64_t p) {
+      const Eigen::VectorXd centered = squared.row(p).transpose() - mean_squared;
+      Y.row(p) = (-0.5 * (pseudo_inverse * centered)).transpose().template cast<T>();
+    });
+    return Y;
+  }
+};
+
+}  // namespace nldr::routines

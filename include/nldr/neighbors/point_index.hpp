@@ -1,0 +1,99 @@
+// PointIndex: a fitted model's training points with their search index, to find the nearest
+// training points of new points (out-of-sample transform, docs/models.md).
+//
+// Low D: the same nanoflann k-d tree as KNearest, built once at fit time and kept; high D: an
+// exact scan. Either way each query's NearestSet chooses by (distance, index) at exactly the
+// distances KNearest computes, so a training point queried as a new point finds itself first
+// (distance 0) and then its graph neighbors. Queries run in parallel, one list per query, so the
+// answer does not depend on the thread count.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/neighbors/detail/distance.hpp>
+#include <nldr/neighbors/detail/exact_search.hpp>
+#include <nldr/neighbors/detail/nanoflann_adapter.hpp>
+#include <nldr/neighbors/detail/result_sets.hpp>
+#include <nldr/neighbors/selector.hpp>
+
+#include <Eigen/Core>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace nldr {
+
+/// Training points plus their k-d tree (D <= kdtree_max_dimension). Copies share the index.
+template <Real T>
+class PointIndex {
+ public:
+  PointIndex() = default;
+  /// Takes the N x D training points (validated by the embedder that fits them).
+  explicit PointIndex(Matrix<T> points) : state_(std::make_shared<State>(std::move(points))) {}
+
+  /// The training points (N x D); empty for a default-constructed index.
+  const Matrix<T>& points() const {
+    static const Matrix<T> none;
+    return state_ ? state_->points : none;
+  }
+  index_t size() const { return index_t(points().rows()); }
+  Eigen::Index dim() const { return points().cols(); }
+
+  /// The k nearest training points of every row of `queries` (P x D): P lists of exactly k
+  /// entries ordered by (distance, index), distances Euclidean in T. 1 <= k <= N.
+  /// \throws nldr::invalid_argument naming `name` (wrong D, NaN/Inf) or "k".
+  template <class Derived>
+  detail::NeighborLists<T> nearest(const Eigen::MatrixBase<Derived>& queries, index_t k,
+                                   const std::string& name = "X_new") const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "PointIndex: queries must have the training scalar");
+    if (queries.cols() != dim())
+      throw_invalid(name, name, " has D = ", queries.cols(), " columns but the model was fit on D = ", dim(),
+                    ": supply points with the training data's columns");
+    if (k < 1 || k > size()) throw_invalid("k", "k = ", k, " must lie in [1, N = ", size(), "] training points");
+    detail::NeighborLists<T> lists;
+    const auto p = index_t(queries.rows());
+    lists.offsets.resize(std::size_t(p) + 1);
+    for (index_t q = 0; q <= p; ++q) lists.offsets[q] = offset_t(q) * k;
+    lists.indices.resize(std::size_t(p) * std::size_t(k));
+    lists.distances.resize(lists.indices.size());
+    if (p == 0) return lists;
+    validate_points(queries, name);
+    const Matrix<T> rows = queries;  // row-major, contiguous queries
+    const detail::PointRows<T> training(state_->points);
+    parallel_for(0, p, [&](std::int64_t q) {
+      detail::NearestSet<T> set(k, std::numeric_limits<double>::infinity(), dim());
+      set.reset(-1);  // a new point excludes no training point
+      const T* query = rows.row(q).data();
+      if (state_->tree) {
+        state_->tree->search(query, set);
+      } else {
+        for (index_t j = 0; j < training.rows; ++j)
+          set.addPoint(detail::squared_distance(query, training.row(j), training.cols), std::uint32_t(j));
+      }
+      set.sort();
+      std::size_t slot = std::size_t(q) * std::size_t(k);
+      for (const auto& entry : set.entries()) {
+        lists.indices[slot] = entry.index;
+        lists.distances[slot++] = entry.distance;
+      }
+    });
+    return lists;
+  }
+
+ private:
+  struct State {
+    explicit State(Matrix<T> training) : points(std::move(training)) {
+      if (points.cols() <= kdtree_max_dimension && points.rows() > 0)
+        tree.emplace(detail::PointRows<T>(points), detail::kdtree_leaf_size);
+    }
+    Matrix<T> points;
+    std::optional<detail::KdTree<T>> tree;  // refers to `points`: State never moves (shared_ptr)
+  };
+  std::shared_ptr<const State> state_;
+};
+
+}  // namespace nldr

@@ -1,0 +1,320 @@
+// The embedder registry (docs/registry.md): the one table of methods by name, each with what it
+// needs (a neighbor graph, points, or distances), the fewest neighbors it needs for d, its
+// parameters with defaults and ranges, and a factory from named parameters to a fitted AnyModel.
+// The tool, the tests' method tables, the tuning sweep and the Python package iterate it; adding a
+// method is its header, its test, its doc page and one entry below.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/precomputed.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/embed/isomap.hpp>
+#include <nldr/embed/landmark_isomap.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/embed/lle.hpp>
+#include <nldr/embed/ltsa.hpp>
+#include <nldr/embed/mds.hpp>
+#include <nldr/embed/pca.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/registry/any_model.hpp>
+#include <nldr/registry/parameters.hpp>
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nldr {
+
+/// What a method can be fit from (a bit set).
+enum EmbedderInput : unsigned {
+  needs_graph = 1,     ///< points plus their neighbor graph
+  from_points = 2,     ///< points alone
+  from_distances = 4,  ///< an N x N dissimilarity matrix
+};
+
+/// The data a fit receives; which members must be set depends on the method's inputs.
+template <Real T>
+struct FitInput {
+  const Matrix<T>* points = nullptr;
+  const NeighborGraph<T>* graph = nullptr;
+  const Matrix<T>* distances = nullptr;
+  /// The graph's distances are to be used as given (a user's graph file) rather than recomputed.
+  bool graph_lengths_given = false;
+};
+
+/// One registered method.
+struct EmbedderInfo {
+  std::string_view name;
+  std::span<const std::string_view> aliases;
+  std::string_view summary;
+  unsigned inputs = 0;
+  std::span<const ParameterSpec> parameters;
+  /// Fewest neighbors per point the method needs for target dimension d.
+  index_t (*min_neighbors)(index_t dim) = nullptr;
+
+  bool accepts(EmbedderInput input) const { return (inputs & input) != 0; }
+
+  /// Fits the method to `input` with the named parameters (checked against `parameters`).
+  /// \throws nldr::invalid_argument for a missing input or a bad parameter, and whatever the method throws.
+  template <Real T>
+  AnyModel<T> fit(const FitInput<T>& input, const ParameterValues& values) const {
+    const Arguments arguments(parameters, values, name);
+    if (input.distances != nullptr && !accepts(from_distances))
+      throw_invalid("distances", name, " cannot work from a distance matrix: give points",
+                    accepts(needs_graph) ? " (and a graph)" : "");
+    if (input.distances == nullptr && input.points == nullptr)
+      throw_invalid("X", name, " needs the points", accepts(from_distances) ? " or a distance matrix" : "");
+    if (accepts(needs_graph) && input.graph == nullptr)
+      throw_invalid("graph", name, " needs a neighbor graph of the points: build one with a selector");
+    if constexpr (std::is_same_v<T, float>)
+      return fit_float(input, arguments, name);
+    else
+      return fit_double(input, arguments, name);
+  }
+
+  /// A model of this method read from a model file (registry/model_file.hpp).
+  template <Real T>
+  AnyModel<T> load(detail::ModelReader& reader, ParameterValues values) const {
+    if constexpr (std::is_same_v<T, float>)
+      return load_float(reader, std::move(values), name);
+    else
+      return load_double(reader, std::move(values), name);
+  }
+
+  AnyModel<float> (*fit_float)(const FitInput<float>&, const Arguments&, std::string_view) = nullptr;
+  AnyModel<double> (*fit_double)(const FitInput<double>&, const Arguments&, std::string_view) = nullptr;
+  AnyModel<float> (*load_float)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
+  AnyModel<double> (*load_double)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
+};
+
+namespace detail {
+
+template <Real T, class Fit>
+AnyModel<T> fit_any(const FitInput<T>& input, const Arguments& arguments, std::string_view name) {
+  return AnyModel<T>(std::string(name), arguments.values(), Fit{}(input, arguments));
+}
+
+template <Real T, template <class> class Model>
+AnyModel<T> load_any(ModelReader& reader, ParameterValues values, std::string_view name) {
+  Model<T> model;
+  model.visit(reader);
+  try {
+    model.check_state();
+  } catch (const invalid_argument& e) {
+    reader.fail(e.what());
+  }
+  return AnyModel<T>(std::string(name), std::move(values), std::move(model));
+}
+
+/// An entry whose fit is `Fit{}(input, arguments)` returning Model<T> (a captureless generic lambda).
+template <template <class> class Model, class Fit>
+EmbedderInfo embedder(std::string_view name, std::span<const std::string_view> aliases, std::string_view summary,
+                      unsigned inputs, std::span<const ParameterSpec> parameters, index_t (*min_neighbors)(index_t),
+                      Fit) {
+  return {name,
+          aliases,
+          summary,
+          inputs,
+          parameters,
+          min_neighbors,
+          &fit_any<float, Fit>,
+          &fit_any<double, Fit>,
+          &load_any<float, Model>,
+          &load_any<double, Model>};
+}
+
+// Parameters shared by several methods: one spec each.
+inline constexpr ParameterSpec dim_parameter{"dim", ParameterKind::integer, "2", 1, 1e9, {}, "target dimension d"};
+inline constexpr ParameterSpec max_iterations_parameter{
+    "eigen_max_iterations", ParameterKind::integer, "1000", 1, 1e9, {}, "eigensolver: Lanczos restarts before giving up"};
+inline constexpr ParameterSpec tolerance_parameter{"eigen_tolerance", ParameterKind::real, "1e-10", 1e-300, 0.5, {},
+                                                   "eigensolver: relative tolerance of the Ritz values"};
+inline constexpr ParameterSpec factorization_parameter{
+    "factorization", ParameterKind::choice, "automatic", 0, 0, "automatic|simplicial|supernodal|lu",
+    "sparse factorization of the shift-invert (lu: standard LLE only; supernodal, lu: with SuiteSparse)"};
+inline constexpr ParameterSpec report_gap_parameter{
+    "report_gap", ParameterKind::flag, "false", 0, 0, {},
+    "solve one more eigenpair and report the relative gap after the last coordinate"};
+inline constexpr ParameterSpec seed_parameter{"seed", ParameterKind::integer, "0", 0, 9.007199254740992e15, {},
+                                              "random seed"};
+inline constexpr ParameterSpec negative_eigenvalues_parameter{
+    "negative_eigenvalues", ParameterKind::integer, "0", 0, 1e9, {},
+    "most negative eigenvalues of the centered matrix to report (a diagnostic)"};
+inline constexpr ParameterSpec edge_lengths_parameter{
+    "edge_lengths", ParameterKind::choice, "euclidean", 0, 0, "euclidean|graph",
+    "graph edge lengths: recomputed from the points, or the graph's own distances"};
+inline constexpr ParameterSpec reg_parameter{"reg", ParameterKind::real, "1e-3", 1e-300, 1e300, {},
+                                             "regularization of the local Gram matrices, relative to their trace"};
+
+inline constexpr std::array<ParameterSpec, 5> bottom_eigen_parameters{
+    dim_parameter, factorization_parameter, report_gap_parameter, max_iterations_parameter, tolerance_parameter};
+
+inline Factorization factorization_named(const std::string& name) {
+  if (name == "simplicial") return Factorization::simplicial;
+  if (name == "supernodal") return Factorization::supernodal;
+  if (name == "lu") return Factorization::lu;
+  return Factorization::automatic;
+}
+
+inline BottomEigenOptions bottom_eigen(const Arguments& a) {
+  return {.factorization = factorization_named(a.text("factorization")),
+          .max_iterations = int(a.integer("eigen_max_iterations")),
+          .tolerance = a.real("eigen_tolerance"),
+          .report_gap = a.flag("report_gap")};
+}
+
+inline TopEigenOptions top_eigen(const Arguments& a) {
+  return {.max_iterations = int(a.integer("eigen_max_iterations")), .tolerance = a.real("eigen_tolerance")};
+}
+
+inline EdgeLengths edge_lengths(const Arguments& a, bool given) {
+  return given || a.text("edge_lengths") == "graph" ? EdgeLengths::graph : EdgeLengths::euclidean;
+}
+
+inline constexpr std::array<std::string_view, 0> no_aliases{};
+inline constexpr std::array<std::string_view, 1> mds_aliases{"classical-mds"};
+inline constexpr std::array<std::string_view, 2> laplacian_aliases{"laplacian", "spectral"};
+
+inline constexpr std::array<ParameterSpec, 3> pca_parameters{
+    dim_parameter,
+    ParameterSpec{"algorithm", ParameterKind::choice, "automatic", 0, 0, "automatic|covariance|randomized",
+                  "covariance eigen-decomposition (exact) or randomized SVD (large D)"},
+    seed_parameter};
+inline constexpr std::array<ParameterSpec, 4> mds_parameters{
+    dim_parameter,
+    ParameterSpec{"negative_eigenvalues", ParameterKind::integer, "1", 0, 1e9, {},
+                  "most negative eigenvalues of B to report (a diagnostic)"},
+    max_iterations_parameter, tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 7> isomap_parameters{
+    dim_parameter,
+    ParameterSpec{"storage", ParameterKind::choice, "input", 0, 0, "input|float",
+                  "element type of the N x N geodesic matrix (float: half the memory)"},
+    edge_lengths_parameter, negative_eigenvalues_parameter, seed_parameter, max_iterations_parameter,
+    tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 8> landmark_isomap_parameters{
+    dim_parameter,
+    ParameterSpec{"landmarks", ParameterKind::integer, "100", 2, 1e9, {}, "number of landmarks m"},
+    ParameterSpec{"selection", ParameterKind::choice, "random", 0, 0, "random|max-min",
+                  "landmark choice: seeded random, or greedy farthest (MaxMin)"},
+    edge_lengths_parameter, negative_eigenvalues_parameter, seed_parameter, max_iterations_parameter,
+    tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 6> lle_parameters{dim_parameter,          reg_parameter,
+                                                              factorization_parameter, report_gap_parameter,
+                                                              max_iterations_parameter, tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 6> hessian_lle_parameters{
+    dim_parameter,
+    ParameterSpec{"hessian_tol", ParameterKind::real, "1e-4", 0, 1e300, {},
+                  "Hessian-estimator columns whose sum is below this are not rescaled"},
+    factorization_parameter, report_gap_parameter, max_iterations_parameter, tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 6> laplacian_parameters{
+    dim_parameter,
+    ParameterSpec{"heat_t", ParameterKind::real, "0", 0, std::numeric_limits<double>::infinity(), {},
+                  "heat-kernel width t (0: the mean squared edge length; inf: 0/1 weights)"},
+    factorization_parameter, report_gap_parameter, max_iterations_parameter, tolerance_parameter};
+
+inline index_t one_neighbor(index_t) { return 1; }
+inline index_t lle_neighbors(index_t dim) { return lle_min_neighbors(LleVariant::standard, dim); }
+inline index_t hessian_neighbors(index_t dim) { return lle_min_neighbors(LleVariant::hessian, dim); }
+inline index_t ltsa_neighbors(index_t dim) { return dim; }
+
+template <LleVariant variant>
+struct FitLle {
+  template <Real T>
+  LleModel<T> operator()(const FitInput<T>& in, const Arguments& a) const {
+    LleOptions options{.dim = a.index("dim"), .variant = variant, .eigen = bottom_eigen(a)};
+    if constexpr (variant == LleVariant::hessian)
+      options.hessian_tol = a.real("hessian_tol");
+    else
+      options.reg = a.real("reg");
+    return LocallyLinearEmbedding{options}.fit(*in.points, *in.graph);
+  }
+};
+
+inline const std::vector<EmbedderInfo>& embedder_table() {
+  static const std::vector<EmbedderInfo> table{
+      embedder<PcaModel>("pca", no_aliases, "principal component analysis (linear)", from_points, pca_parameters,
+                         one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                           const std::string& algorithm = a.text("algorithm");
+                           return Pca{{.dim = a.index("dim"),
+                                       .algorithm = algorithm == "covariance"   ? PcaAlgorithm::covariance
+                                                    : algorithm == "randomized" ? PcaAlgorithm::randomized
+                                                                                : PcaAlgorithm::automatic,
+                                       .seed = std::uint64_t(a.integer("seed"))}}
+                               .fit(*in.points);
+                         }),
+      embedder<MdsModel>("mds", mds_aliases, "classical (Torgerson) multidimensional scaling",
+                         from_points | from_distances, mds_parameters, one_neighbor,
+                         []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                           const ClassicalMds mds{{.dim = a.index("dim"),
+                                                   .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                                   .eigen = top_eigen(a)}};
+                           return in.distances ? mds.fit(precomputed(*in.distances)) : mds.fit(*in.points);
+                         }),
+      embedder<IsomapModel>("isomap", no_aliases, "geodesic distances along the graph, then classical MDS",
+                            needs_graph, isomap_parameters, one_neighbor,
+                            []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                              return Isomap{{.dim = a.index("dim"),
+                                             .storage = a.text("storage") == "float" ? GeodesicStorage::single
+                                                                                     : GeodesicStorage::input,
+                                             .edge_lengths = edge_lengths(a, in.graph_lengths_given),
+                                             .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                             .seed = std::uint64_t(a.integer("seed")),
+                                             .eigen = top_eigen(a)}}
+                                  .fit(*in.points, *in.graph);
+                            }),
+      embedder<LandmarkIsomapModel>(
+          "landmark-isomap", no_aliases, "Isomap through m landmarks (O(m N) memory)", needs_graph,
+          landmark_isomap_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
+            return LandmarkIsomap{{.dim = a.index("dim"),
+                                   .landmarks = a.index("landmarks"),
+                                   .selection = a.text("selection") == "max-min" ? LandmarkSelection::max_min
+                                                                                 : LandmarkSelection::random,
+                                   .edge_lengths = edge_lengths(a, in.graph_lengths_given),
+                                   .seed = std::uint64_t(a.integer("seed")),
+                                   .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                   .eigen = top_eigen(a)}}
+                .fit(*in.points, *in.graph);
+          }),
+      embedder<LleModel>("lle", no_aliases, "locally linear embedding (Roweis & Saul 2000)", needs_graph,
+                         lle_parameters, lle_neighbors, FitLle<LleVariant::standard>{}),
+      embedder<LleModel>("modified-lle", no_aliases, "modified LLE (Zhang & Wang 2007)", needs_graph, lle_parameters,
+                         lle_neighbors, FitLle<LleVariant::modified>{}),
+      embedder<LleModel>("hessian-lle", no_aliases, "Hessian LLE (Donoho & Grimes 2003)", needs_graph,
+                         hessian_lle_parameters, hessian_neighbors, FitLle<LleVariant::hessian>{}),
+      embedder<LtsaModel>("ltsa", no_aliases, "local tangent space alignment (Zhang & Zha 2004)", needs_graph,
+                          bottom_eigen_parameters, ltsa_neighbors,
+                          []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                            return Ltsa{{.dim = a.index("dim"), .eigen = bottom_eigen(a)}}.fit(*in.points, *in.graph);
+                          }),
+      embedder<LaplacianEigenmapsModel>(
+          "laplacian-eigenmaps", laplacian_aliases, "Laplacian Eigenmaps (Belkin & Niyogi 2003)", needs_graph,
+          laplacian_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
+            return LaplacianEigenmaps{{.dim = a.index("dim"), .t = a.real("heat_t"), .eigen = bottom_eigen(a)}}.fit(
+                *in.points, *in.graph);
+          }),
+  };
+  return table;
+}
+
+}  // namespace detail
+
+/// Every registered method, in the order the tool lists them.
+inline std::span<const EmbedderInfo> embedders() { return detail::embedder_table(); }
+
+/// The method called `name` or one of its aliases, case-insensitive.
+/// \throws nldr::invalid_argument naming "method", the known names, and the nearest one.
+inline const EmbedderInfo& find_embedder(std::string_view name) {
+  std::vector<std::string_view> known;
+  for (const auto& entry : embedders()) {
+    if (detail::same_name(entry.name, name)) return entry;
+    for (const auto alias : entry.aliases)
+      if (detail::same_name(alias, name)) return entry;
+    known.push_back(entry.name);
+  }
+  throw_invalid("method", "unknown method \"", name, "\"", detail::did_you_mean(name, known), ": use one of ",
+                detail::joined(known));
+}
+
+}  // namespace nldr

@@ -1,0 +1,159 @@
+// The selector registry (docs/registry.md): every neighbor selector by name with its parameters
+// and a factory from named parameters to a NeighborGraph. The pruning selectors prune the lists
+// of the exact k nearest neighbors. The tool and the Python package iterate it.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/curvature_adaptive.hpp>
+#include <nldr/neighbors/epsilon_ball.hpp>
+#include <nldr/neighbors/gaussian_pruned.hpp>
+#include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/shared_neighbors.hpp>
+#include <nldr/neighbors/short_circuit_pruned.hpp>
+#if defined(NLDR_HAVE_BOOST)
+#include <nldr/neighbors/rstar_box_index.hpp>
+#endif
+#include <nldr/registry/parameters.hpp>
+
+#include <array>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace nldr {
+
+/// One registered selector.
+struct SelectorInfo {
+  std::string_view name;
+  std::string_view summary;
+  std::span<const ParameterSpec> parameters;
+  /// Whether the selector prunes kNN lists (and so takes min_neighbors, which a method's needs set).
+  bool prunes = false;
+
+  /// The graph of X (N x D) with the named parameters (checked against `parameters`).
+  template <Real T>
+  NeighborGraph<T> select(const Matrix<T>& X, const ParameterValues& values) const {
+    const Arguments arguments(parameters, values, name);
+    if constexpr (std::is_same_v<T, float>)
+      return select_float(X, arguments);
+    else
+      return select_double(X, arguments);
+  }
+
+  NeighborGraph<float> (*select_float)(const Matrix<float>&, const Arguments&) = nullptr;
+  NeighborGraph<double> (*select_double)(const Matrix<double>&, const Arguments&) = nullptr;
+};
+
+namespace detail {
+
+template <class Select>
+SelectorInfo selector(std::string_view name, std::string_view summary, std::span<const ParameterSpec> parameters,
+                      bool prunes, Select) {
+  return {name, summary, parameters, prunes,
+          [](const Matrix<float>& X, const Arguments& a) { return Select{}(X, a); },
+          [](const Matrix<double>& X, const Arguments& a) { return Select{}(X, a); }};
+}
+
+inline constexpr ParameterSpec k_parameter{"k", ParameterKind::integer, "10", 1, 2147483646, {},
+                                           "neighbors per point (candidates of the pruning selectors)"};
+inline constexpr ParameterSpec min_neighbors_parameter{"min_neighbors", ParameterKind::integer, "1", 1, 2147483646,
+                                                       {}, "neighbors every point keeps when pruning"};
+
+inline constexpr std::array<ParameterSpec, 1> knn_parameters{k_parameter};
+inline constexpr std::array<ParameterSpec, 1> epsilon_parameters{
+    ParameterSpec{"radius", ParameterKind::real, "0", 0, std::numeric_limits<double>::max(), {},
+                  "ball radius in input units (required, > 0)"}};
+inline constexpr std::array<ParameterSpec, 3> shared_parameters{
+    k_parameter,
+    ParameterSpec{"ratio", ParameterKind::real, "0.4", 1e-9, 1 - 1e-9, {},
+                  "keep an edge with >= ceil(ratio k) shared neighbors"},
+    min_neighbors_parameter};
+inline constexpr std::array<ParameterSpec, 4> gaussian_parameters{
+    k_parameter,
+    ParameterSpec{"z", ParameterKind::real, "1", 0, 1e300, {}, "keep neighbors within mean + z standard deviations"},
+    ParameterSpec{"most_probable", ParameterKind::flag, "false", 0, 0, {},
+                  "Roy 2015's literal rule: keep the 0.68 k most probable"},
+    min_neighbors_parameter};
+inline constexpr std::array<ParameterSpec, 4> curvature_parameters{
+    k_parameter,
+    ParameterSpec{"intrinsic_dim", ParameterKind::integer, "2", 1, 1e9, {}, "the manifold's dimension"},
+    ParameterSpec{"tolerance", ParameterKind::real, "0.1", 0, 1e300, {}, "relative curvature tolerance"},
+    min_neighbors_parameter};
+inline constexpr std::array<ParameterSpec, 4> short_circuit_parameters{
+    k_parameter,
+    ParameterSpec{"threshold", ParameterKind::integer, "0", 0, 2147483646, {},
+                  "prune an edge whose box holds <= threshold points"},
+    ParameterSpec{"index", ParameterKind::choice, "kdtree", 0, 0, "kdtree|rstar",
+                  "box index: k-d tree (any D) or Boost R*-tree (D <= 3)"},
+    min_neighbors_parameter};
+
+inline const std::vector<SelectorInfo>& selector_table() {
+  static const std::vector<SelectorInfo> table{
+      selector("knn", "the exact k nearest neighbors", knn_parameters, false,
+               []<Real T>(const Matrix<T>& X, const Arguments& a) { return KNearest{a.index("k")}(X); }),
+      selector("epsilon", "every point within a radius", epsilon_parameters, false,
+               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 if (!(a.real("radius") > 0))
+                   throw_invalid("radius", "the epsilon selector needs radius > 0 (the ball radius in input units)");
+                 return EpsilonBall{.radius = a.real("radius")}(X);
+               }),
+      selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", shared_parameters, true,
+               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 return SharedNeighbors{KNearest{a.index("k")},
+                                        {.ratio = a.real("ratio"), .min_neighbors = a.index("min_neighbors")}}(X);
+               }),
+      selector("gaussian", "kNN pruned by a Gaussian fit of the neighbor distances (Roy 2015)", gaussian_parameters,
+               true,
+               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 const auto rule = a.flag("most_probable") ? GaussianRule::most_probable : GaussianRule::spread;
+                 return GaussianPruned{KNearest{a.index("k")},
+                                       {.rule = rule, .z = a.real("z"), .min_neighbors = a.index("min_neighbors")}}(X);
+               }),
+      selector("curvature", "kNN pruned where the local curvature changes (Roy 2015)", curvature_parameters, true,
+               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 return CurvatureAdaptive{KNearest{a.index("k")},
+                                          {.intrinsic_dim = a.index("intrinsic_dim"),
+                                           .tolerance = a.real("tolerance"),
+                                           .min_neighbors = a.index("min_neighbors")}}(X);
+               }),
+      selector("short-circuit", "kNN without edges across empty boxes (Xia et al. 2008)", short_circuit_parameters,
+               true, []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 const ShortCircuitOptions options{.threshold = a.index("threshold"),
+                                                   .min_neighbors = a.index("min_neighbors")};
+                 const KNearest candidates{a.index("k")};
+                 if (a.text("index") == "kdtree") return ShortCircuitPruned{candidates, options}(X);
+#if defined(NLDR_HAVE_BOOST)
+                 // The R*-tree's dimension is a compile-time constant: D = 2 and 3 are instantiated.
+                 if (X.cols() == 2) return ShortCircuitPruned<KNearest, RStarBoxes<2>>{candidates, options}(X);
+                 if (X.cols() == 3) return ShortCircuitPruned<KNearest, RStarBoxes<3>>{candidates, options}(X);
+                 throw_invalid("index", "index = rstar handles D = 2 or 3, the input has D = ", X.cols(),
+                               ": use index = kdtree (same result, any D)");
+#else
+                 throw_invalid("index", "index = rstar needs Boost.Geometry, which this build lacks: use index = "
+                               "kdtree (same result) or rebuild with libboost-dev");
+#endif
+               }),
+  };
+  return table;
+}
+
+}  // namespace detail
+
+/// Every registered selector, in the order the tool lists them.
+inline std::span<const SelectorInfo> selectors() { return detail::selector_table(); }
+
+/// The selector called `name` (case-insensitive). \throws nldr::invalid_argument naming "selector".
+inline const SelectorInfo& find_selector(std::string_view name) {
+  std::vector<std::string_view> known;
+  for (const auto& entry : selectors()) {
+    if (detail::same_name(entry.name, name)) return entry;
+    known.push_back(entry.name);
+  }
+  throw_invalid("selector", "unknown selector \"", name, "\"", detail::did_you_mean(name, known), ": use one of ",
+                detail::joined(known));
+}
+
+}  // namespace nldr

@@ -1,0 +1,226 @@
+// Out-of-sample transform of every method against independent references: closed forms (points on
+// a line, a plane), the training points, literal recomputations of the published extension
+// (barycenter weights by a direct KKT solve, the Nystrom sum), and held-out points of a Swiss roll
+// against their ground truth. Tolerances: 1e-9 (double) / 2e-3 (float) relative to the embedding's
+// spread where the method's arithmetic is exact up to rounding of O(N) sums.
+#include "catch.hpp"
+
+#include "compare_embeddings.hpp"
+#include "graph_embedders.hpp"
+
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/metrics/residual_variance.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/embedders.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class T>
+double transform_tolerance() {
+  return std::is_same_v<T, float> ? 2e-3 : 1e-9;
+}
+
+double spread(const Eigen::MatrixXd& Y) { return (Y.rowwise() - Y.colwise().mean()).cwiseAbs().maxCoeff(); }
+
+/// Rows `rows` of X.
+template <class T>
+nldr::Matrix<T> rows_of(const nldr::Matrix<T>& X, const std::vector<nldr::index_t>& rows) {
+  nldr::Matrix<T> out(Eigen::Index(rows.size()), X.cols());
+  for (std::size_t r = 0; r < rows.size(); ++r) out.row(Eigen::Index(r)) = X.row(rows[r]);
+  return out;
+}
+
+/// Fits the registry method on X with its kNN graph (k = 10).
+template <class T>
+nldr::AnyModel<T> fit_knn(const nldr::EmbedderInfo& entry, const nldr::Matrix<T>& X, nldr::index_t dim = 2) {
+  const auto graph = nldr::KNearest{10}(X);
+  return entry.fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, embed_test::small_input_parameters(entry, dim));
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("transform of the training points gives their fitted coordinates, every method", "[transform]",
+                   float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 500, .seed = 2});
+  for (const auto& entry : nldr::embedders()) {
+    CAPTURE(entry.name);
+    const auto model = fit_knn<T>(entry, roll.points);
+    const Eigen::MatrixXd Y = model.coordinates().template cast<double>();
+    const Eigen::MatrixXd again = model.transform(roll.points).template cast<double>();
+    CHECK((again - Y).cwiseAbs().maxCoeff() <= transform_tolerance<T>() * spread(Y) * 10);
+  }
+}
+
+TEMPLATE_TEST_CASE("Isomap and Landmark Isomap place new points of a line at their arc length", "[transform]", float,
+                   double) {
+  using T = TestType;
+  // Training points at t = 0, 1, ..., 39 on a straight line in 3-D; new points in between.
+  const auto line = [](const std::vector<double>& t) {
+    nldr::Matrix<T> X(Eigen::Index(t.size()), 3);
+    for (std::size_t i = 0; i < t.size(); ++i) X.row(Eigen::Index(i)) << T(0.6 * t[i]), T(0.8 * t[i]), T(1);
+    return X;
+  };
+  std::vector<double> t(40), t_new{0.5, 7.25, 19.9, 38.5};
+  std::iota(t.begin(), t.end(), 0.0);
+  const nldr::Matrix<T> X = line(t), X_new = line(t_new);
+  const auto graph = nldr::KNearest{4}(X);
+  for (const std::string name : {"isomap", "landmark-isomap"}) {
+    CAPTURE(name);
+    const auto& entry = nldr::find_embedder(name);
+    const auto model = entry.fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, {{"dim", "1"}, {"landmarks", "5"}});
+    // The 1-D embedding is t up to sign and shift: y(t) = s (t - c).
+    const double s = double(model.coordinates()(1, 0) - model.coordinates()(0, 0));
+    const double c = -double(model.coordinates()(0, 0)) / s;
+    REQUIRE(std::abs(std::abs(s) - 1) < 1e-4);
+    const nldr::Matrix<T> y = model.transform(X_new);
+    for (std::size_t p = 0; p < t_new.size(); ++p)
+      CHECK_THAT(double(y(Eigen::Index(p), 0)), WithinAbs(s * (t_new[p] - c), std::is_same_v<T, float> ? 2e-3 : 1e-8));
+  }
+}
+
+TEMPLATE_TEST_CASE("LTSA places new points of a plane by the plane's affine map", "[transform]", float, double) {
+  using T = TestType;
+  // A 12 x 12 grid on a tilted plane in 3-D: LTSA's coordinates are an affine function of (u, v),
+  // and so must the transform of new points of the plane be (its local maps are exact there).
+  const auto plane = [](double u, double v) { return Eigen::RowVector3d(u + 0.3 * v, 0.5 * u - v, 0.2 * u + 0.4 * v); };
+  nldr::Matrix<T> X(144, 3);
+  Eigen::MatrixXd uv(144, 3);
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j) {
+      X.row(12 * i + j) = plane(i, j).cast<T>();
+      uv.row(12 * i + j) << 1.0, i, j;
+    }
+  const auto model = fit_knn<T>(nldr::find_embedder("ltsa"), X);
+  const Eigen::MatrixXd affine = uv.colPivHouseholderQr().solve(model.coordinates().template cast<double>());
+  REQUIRE((uv * affine - model.coordinates().template cast<double>()).cwiseAbs().maxCoeff() < 1e-3);
+  nldr::Matrix<T> X_new(3, 3);
+  Eigen::MatrixXd uv_new(3, 3);
+  const double points[3][2] = {{2.5, 3.5}, {7.2, 9.9}, {5.05, 0.4}};
+  for (int p = 0; p < 3; ++p) {
+    X_new.row(p) = plane(points[p][0], points[p][1]).cast<T>();
+    uv_new.row(p) << 1.0, points[p][0], points[p][1];
+  }
+  const Eigen::MatrixXd expected = uv_new * affine;
+  CHECK((model.transform(X_new).template cast<double>() - expected).cwiseAbs().maxCoeff() <
+        (std::is_same_v<T, float> ? 2e-3 : 1e-6) * spread(model.coordinates().template cast<double>()) + 1e-3);
+}
+
+TEST_CASE("LLE transform applies the barycenter weights of a direct constrained solve", "[transform]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 400, .seed = 5});
+  const auto& entry = nldr::find_embedder("lle");
+  const auto model = fit_knn<double>(entry, roll.points);
+  const nldr::Matrix<double> X_new = roll.points.topRows(5).array() + 0.05;
+  const nldr::Matrix<double> Y_new = model.transform(X_new);
+  for (Eigen::Index p = 0; p < X_new.rows(); ++p) {
+    // The 10 nearest training points by a full sort, then the KKT system of
+    // min ||x - sum w_j x_j||^2 + r ||w||^2 subject to sum w_j = 1, r = 1e-3 trace(C).
+    std::vector<std::pair<double, int>> order;
+    for (int j = 0; j < roll.points.rows(); ++j) order.emplace_back((roll.points.row(j) - X_new.row(p)).norm(), j);
+    std::sort(order.begin(), order.end());
+    Eigen::MatrixXd Z(10, 3);
+    for (int a = 0; a < 10; ++a) Z.row(a) = roll.points.row(order[a].second) - X_new.row(p);
+    Eigen::MatrixXd C = Z * Z.transpose();
+    C.diagonal().array() += 1e-3 * C.trace();
+    Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(11, 11);
+    kkt.topLeftCorner(10, 10) = 2 * C;
+    kkt.block(0, 10, 10, 1).setOnes();
+    kkt.block(10, 0, 1, 10).setOnes();
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(11);
+    rhs[10] = 1;
+    const Eigen::VectorXd w = kkt.fullPivLu().solve(rhs).head(10);
+    Eigen::RowVectorXd expected = Eigen::RowVectorXd::Zero(2);
+    for (int a = 0; a < 10; ++a) expected += w[a] * model.coordinates().row(order[a].second);
+    CHECK((Y_new.row(p) - expected).cwiseAbs().maxCoeff() < 1e-10);
+  }
+}
+
+TEST_CASE("Laplacian Eigenmaps transform is the Nystrom sum over the heat-kernel weights", "[transform]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 400, .seed = 6});
+  const auto& entry = nldr::find_embedder("laplacian-eigenmaps");
+  const auto model = fit_knn<double>(entry, roll.points);
+  const auto* typed = model.get<nldr::LaplacianEigenmapsModel<double>>();
+  REQUIRE(typed != nullptr);
+  const nldr::Matrix<double> X_new = roll.points.bottomRows(4).array() - 0.07;
+  const nldr::Matrix<double> Y_new = model.transform(X_new);
+  for (Eigen::Index p = 0; p < X_new.rows(); ++p) {
+    std::vector<std::pair<double, int>> order;
+    for (int j = 0; j < roll.points.rows(); ++j) order.emplace_back((roll.points.row(j) - X_new.row(p)).norm(), j);
+    std::sort(order.begin(), order.end());
+    Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(2);
+    double degree = 0;
+    for (int a = 0; a < 10; ++a) {
+      const double w = std::exp(-order[a].first * order[a].first / typed->t);
+      sum += w * model.coordinates().row(order[a].second);
+      degree += w;
+    }
+    for (int c = 0; c < 2; ++c)
+      CHECK_THAT(Y_new(p, c), WithinAbs(sum[c] / degree / (1 - typed->eigenvalues[c]), 1e-10));
+  }
+}
+
+TEST_CASE("classical MDS transforms new points from coordinates or from distances alike", "[transform]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 300, .seed = 7});
+  const nldr::Matrix<double> X = roll.points.topRows(250), X_new = roll.points.bottomRows(50);
+  nldr::Matrix<double> D(250, 250), D_new(50, 250);
+  for (int i = 0; i < 250; ++i) {
+    for (int j = 0; j < 250; ++j) D(i, j) = (X.row(i) - X.row(j)).norm();
+    for (int p = 0; p < 50; ++p) D_new(p, i) = (X_new.row(p) - X.row(i)).norm();
+  }
+  const auto& mds = nldr::find_embedder("mds");
+  const auto from_points = mds.fit(nldr::FitInput<double>{.points = &X}, {{"dim", "3"}});
+  const auto from_distances = mds.fit(nldr::FitInput<double>{.distances = &D}, {{"dim", "3"}});
+  REQUIRE(from_distances.transform_takes_distances());
+  // Both equal the projection of the centered points on the principal axes (up to column signs).
+  const Eigen::MatrixXd centered = X_new.rowwise() - X.colwise().mean();
+  const Eigen::MatrixXd Xc = X.rowwise() - X.colwise().mean();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> pca(Xc.transpose() * Xc);
+  const Eigen::MatrixXd expected = centered * pca.eigenvectors().rowwise().reverse();
+  CHECK(embed_test::max_difference_up_to_sign(expected, from_points.transform(X_new)) < 1e-9);
+  CHECK(embed_test::max_difference_up_to_sign(expected, from_distances.transform(D_new)) < 1e-8);
+  CHECK_THROWS_CONTAINING(from_distances.transform(X_new), nldr::invalid_argument, "training points");
+}
+
+TEST_CASE("held-out points of a Swiss roll land as well as the fitted ones, every graph method", "[transform]") {
+  // Fit on 80% of 2000 points, transform the other 20%: the transformed points' residual variance
+  // against their true coordinates stays near the fitted points' own.
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 2000, .seed = 8});
+  std::vector<nldr::index_t> train, test;
+  for (nldr::index_t i = 0; i < 2000; ++i) (i % 5 == 0 ? test : train).push_back(i);
+  const nldr::Matrix<double> X = rows_of(roll.points, train), X_new = rows_of(roll.points, test);
+  const nldr::Matrix<double> truth = rows_of(roll.intrinsic, train), truth_new = rows_of(roll.intrinsic, test);
+  for (const auto& entry : nldr::embedders()) {
+    if (!entry.accepts(nldr::needs_graph)) continue;
+    CAPTURE(entry.name);
+    const auto graph = nldr::KNearest{10}(X);
+    nldr::ParameterValues values{{"dim", "2"}};
+    const auto model = entry.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values);
+    const double fitted = nldr::metrics::residual_variance(truth, model.coordinates()).value;
+    const double held_out = nldr::metrics::residual_variance(truth_new, model.transform(X_new)).value;
+    CAPTURE(fitted, held_out);
+    CHECK(held_out <= fitted + 0.02);
+  }
+}
+
+TEST_CASE("transform refuses points it cannot place", "[transform][hostile]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 200, .seed = 9});
+  for (const auto& entry : nldr::embedders()) {
+    CAPTURE(entry.name);
+    const auto model = fit_knn<double>(entry, roll.points);
+    CHECK_THROWS_CONTAINING(model.transform(nldr::Matrix<double>::Zero(3, 4)), nldr::invalid_argument, "X_new");
+    nldr::Matrix<double> bad = roll.points.topRows(2);
+    bad(1, 2) = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_CONTAINING(model.transform(bad), nldr::invalid_argument, "X_new");
+    CHECK(model.transform(nldr::Matrix<double>(0, 3)).rows() == 0);
+  }
+  const auto graph = nldr::KNearest{10}(roll.points);
+  const auto lle = nldr::LocallyLinearEmbedding{{.dim = 2}}.fit(roll.points, graph);
+  CHECK_THROWS_CONTAINING(lle.transform(roll.points, 2), nldr::invalid_argument, "k = 2");
+  CHECK_THROWS_CONTAINING(lle.transform(roll.points, 201), nldr::invalid_argument, "k = 201");
+}

@@ -1,0 +1,81 @@
+// Model files: every registered method survives save -> load with bit-identical coordinates and
+// transform, and every kind of damage (truncation, a flipped byte, another magic, a newer version,
+// the other scalar type, an unknown method) is an io_error that says what is wrong.
+#include "catch.hpp"
+
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/embedders.hpp>
+#include <nldr/registry/model_file.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+template <class T>
+nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& X) {
+  const auto graph = nldr::KNearest{8}(X);
+  nldr::ParameterValues values{{"dim", "2"}};
+  if (method == "landmark-isomap") values["landmarks"] = "20";
+  return nldr::find_embedder(method).fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, values);
+}
+
+/// `bytes` with a valid checksum again after an edit, so that the check after it is what fails.
+std::string rechecksummed(std::string bytes) {
+  const std::uint64_t sum = nldr::detail::fnv1a(std::string_view(bytes).substr(0, bytes.size() - 8));
+  std::memcpy(bytes.data() + bytes.size() - 8, &sum, 8);
+  return bytes;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("every method's model survives a save and a load bit for bit", "[model-file]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 150, .seed = 4});
+  const nldr::Matrix<T> X_new = roll.points.topRows(7).array() + T(0.03);
+  const auto path = std::filesystem::temp_directory_path() / "nldr-test-model.nldr";
+  for (const auto& entry : nldr::embedders()) {
+    CAPTURE(entry.name);
+    const auto model = small_model<T>(std::string(entry.name), roll.points);
+    nldr::save_model(model, path.string());
+    const auto loaded = nldr::load_model<T>(path.string());
+    CHECK(loaded.method() == entry.name);
+    CHECK(loaded.parameters() == model.parameters());
+    CHECK((loaded.coordinates().array() == model.coordinates().array()).all());
+    CHECK((loaded.transform(X_new).array() == model.transform(X_new).array()).all());
+    CHECK(loaded.results().size() == model.results().size());
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a damaged or foreign model file is an io_error naming the fault", "[model-file][hostile]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 120, .seed = 5});
+  const std::string bytes = nldr::model_bytes(small_model<double>("isomap", roll.points));
+  const auto fails_with = [](const std::string& damaged, const std::string& text) {
+    CHECK_THROWS_CONTAINING(nldr::model_from_bytes<double>(damaged, "m.nldr"), nldr::io_error, text);
+  };
+  fails_with("", "NLDRMODL");
+  fails_with("PK\x03\x04 a zip file", "NLDRMODL");
+  for (const std::size_t keep : {std::size_t(8), std::size_t(20), bytes.size() / 2, bytes.size() - 1})
+    fails_with(bytes.substr(0, keep), keep < 21 ? "truncated" : "checksum");
+  std::string flipped = bytes;
+  flipped[flipped.size() / 3] ^= 0x10;
+  fails_with(flipped, "checksum");
+  std::string newer = bytes;
+  newer[8] = 2;  // format version 2
+  fails_with(rechecksummed(newer), "newer");
+  std::string unknown = bytes;
+  unknown.replace(unknown.find("isomap"), 6, "isomaq");
+  fails_with(rechecksummed(unknown), "unknown");
+  CHECK_THROWS_CONTAINING(nldr::model_from_bytes<float>(bytes, "m.nldr"), nldr::io_error, "load it as double");
+  // A field claiming more values than the file holds (the first matrix's row count, made huge).
+  std::string huge = bytes;
+  const std::size_t at = huge.find("coordinates") + std::string("coordinates").size() + 1;
+  const std::uint64_t rows = std::uint64_t(1) << 60;
+  std::memcpy(huge.data() + at, &rows, 8);
+  fails_with(rechecksummed(huge), "matrix");
+  CHECK_THROWS_CONTAINING(nldr::load_model<double>("/nonexistent/m.nldr"), nldr::io_error, "cannot be opened");
+}

@@ -1,0 +1,67 @@
+// The registries: names (case, aliases, did-you-mean), parameter checking, and that every entry's
+// defaults are valid and its fit runs on a small Swiss roll.
+#include "catch.hpp"
+
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/embedders.hpp>
+#include <nldr/registry/selectors.hpp>
+
+#include <set>
+#include <string>
+
+TEST_CASE("methods are found by name, alias and any case, and a typo gets a suggestion", "[registry]") {
+  CHECK(nldr::find_embedder("Isomap").name == "isomap");
+  CHECK(nldr::find_embedder("SPECTRAL").name == "laplacian-eigenmaps");
+  CHECK(nldr::find_embedder("laplacian").name == "laplacian-eigenmaps");
+  CHECK(nldr::find_embedder("classical-mds").name == "mds");
+  CHECK_THROWS_CONTAINING(nldr::find_embedder("isomapp"), nldr::invalid_argument, "did you mean \"isomap\"");
+  CHECK_THROWS_CONTAINING(nldr::find_embedder("tsne"), nldr::invalid_argument, "use one of pca, mds");
+  CHECK_THROWS_CONTAINING(nldr::find_selector("shard"), nldr::invalid_argument, "did you mean \"shared\"");
+  std::set<std::string> names;
+  for (const auto& entry : nldr::embedders()) CHECK(names.insert(std::string(entry.name)).second);
+  for (const auto& entry : nldr::selectors()) CHECK(names.insert(std::string(entry.name)).second);
+}
+
+TEST_CASE("parameters are checked by name, kind and range", "[registry]") {
+  const auto& lle = nldr::find_embedder("lle");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"heat_t", "3"}}, "lle"), nldr::invalid_argument,
+                          "does not apply to lle");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"dim", "0"}}, "lle"), nldr::invalid_argument, "[1, ");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"dim", "2.5"}}, "lle"), nldr::invalid_argument,
+                          "not an integer");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"reg", "abc"}}, "lle"), nldr::invalid_argument,
+                          "not a number");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"factorization", "lux"}}, "lle"), nldr::invalid_argument,
+                          "did you mean \"lu\"");
+  CHECK_THROWS_CONTAINING(nldr::Arguments(lle.parameters, {{"dimm", "2"}}, "lle"), nldr::invalid_argument,
+                          "did you mean \"dim\"");
+  const nldr::Arguments a(lle.parameters, {{"factorization", "SuperNodal"}, {"report_gap", "yes"}}, "lle");
+  CHECK(a.text("factorization") == "supernodal");
+  CHECK(a.flag("report_gap"));
+  CHECK(a.index("dim") == 2);
+}
+
+TEST_CASE("every entry's defaults are valid and it fits a small Swiss roll", "[registry]") {
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 300, .seed = 1});
+  const auto graph = nldr::KNearest{10}(roll.points);
+  for (const auto& entry : nldr::embedders()) {
+    CAPTURE(entry.name);
+    CHECK_NOTHROW(nldr::Arguments(entry.parameters, {}, entry.name));
+    CHECK(entry.min_neighbors(2) >= 1);
+    const auto model = entry.fit(nldr::FitInput<double>{.points = &roll.points, .graph = &graph}, {});
+    CHECK(model.coordinates().rows() == 300);
+    CHECK(model.coordinates().cols() == 2);
+    CHECK(model.coordinates().allFinite());
+    if (entry.accepts(nldr::needs_graph))
+      CHECK_THROWS_CONTAINING(entry.fit(nldr::FitInput<double>{.points = &roll.points}, {}), nldr::invalid_argument,
+                              "needs a neighbor graph");
+  }
+  for (const auto& entry : nldr::selectors()) {
+    CAPTURE(entry.name);
+    const nldr::ParameterValues values =
+        entry.name == "epsilon" ? nldr::ParameterValues{{"radius", "3"}} : nldr::ParameterValues{};
+    CHECK(entry.select(roll.points, values).size() == 300);
+  }
+  CHECK_THROWS_CONTAINING(nldr::find_selector("epsilon").select(roll.points, {}), nldr::invalid_argument, "radius");
+}
