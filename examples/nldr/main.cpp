@@ -9,12 +9,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <new>
 #include <optional>
+#include <regex>
 #include <span>
 #include <utility>
 #include <string>
@@ -311,6 +313,7 @@ struct EvaluateArgs {
   std::string in;
   std::vector<std::string> embeddings;  ///< one or more, each evaluated against `in`
   std::optional<std::string> truth, labels;
+  std::optional<nldr::index_t> geodesic_k;  ///< also residual variance against kNN-graph geodesics
   nldr::metrics::QualityOptions options;
   Output json, plot;
 };
@@ -330,7 +333,7 @@ void print_quality(const nldr::metrics::QualityReport& q) {
   row("Konig", q.konig, "1 best");
   row("Spearman's rho", q.spearman_rho, "1 best");
   row("Kruskal stress (scaled)", q.kruskal_stress_scaled, "0 best");
-  row("residual variance", q.residual_variance, "0 best");
+  row("residual variance, input", q.residual_variance, "0 best; against Euclidean input distances");
   if (q.residual_variance_truth) row("residual variance, truth", *q.residual_variance_truth, "0 best");
   if (q.knn_error) row("k-NN error (labels)", *q.knn_error, "0 best");
 }
@@ -357,13 +360,37 @@ int evaluate(EvaluateArgs a) {
   const std::vector<int> labels = a.labels ? read_labels(*a.labels, nldr::index_t(X.rows())) : std::vector<int>();
   times.add("read", clock.seconds());
 
+  // Geodesics along the kNN graph of X (Tenenbaum et al. 2000): against Euclidean input distances,
+  // residual variance ranks a flat projection above an unrolled Swiss roll.
+  std::optional<nldr::Matrix<double>> geodesics;
+  if (a.geodesic_k) {
+    clock.restart();
+    const auto graph = nldr::KNearest{*a.geodesic_k}(X);
+    const auto symmetric = nldr::routines::geodesic_graph<double>(X, graph, nldr::EdgeLengths::euclidean);
+    const nldr::Components components = nldr::connected_components(symmetric);
+    if (!components.connected())
+      throw nldr::disconnected_graph(nldr::detail::concat("the --geodesic-k ", *a.geodesic_k, " graph of ", a.in,
+                                                          " has ", nldr::describe_components(components),
+                                                          ", so some geodesics are infinite: raise --geodesic-k"));
+    geodesics = nldr::all_pairs_shortest_paths<double>(symmetric);
+    times.add("geodesics", clock.seconds());
+  }
+
   if (a.plot.requested()) a.options.curve = true;
   std::vector<nldr::metrics::QualityReport> reports;
+  std::vector<double> geodesic_rv;
   for (const auto& Y : embeddings) {
     reports.push_back(truth ? nldr::metrics::quality_report(X, Y, a.options, *truth, labels)
                             : nldr::metrics::quality_report(X, Y, a.options, nullptr, labels));
     for (const auto& [stage, seconds] : reports.back().times.stages) times.add(stage, seconds);
+    if (geodesics) geodesic_rv.push_back(nldr::metrics::residual_variance(nldr::metrics::precomputed(*geodesics), Y).value);
   }
+  const auto add_geodesic = [&](JsonValue& json, std::size_t e) {
+    json["residual_variance_reference"] = "input Euclidean distances";
+    if (!geodesics) return;
+    json["residual_variance_geodesic"] = geodesic_rv[e];
+    json["geodesic_k"] = *a.geodesic_k;
+  };
 
   if (a.plot.requested()) {
     std::vector<nldr::io::LineSeries> curves;
@@ -384,6 +411,9 @@ int evaluate(EvaluateArgs a) {
     for (std::size_t e = 0; e < reports.size(); ++e) {
       std::printf("%s\n", a.embeddings[e].c_str());
       print_quality(reports[e]);
+      if (geodesics)
+        std::printf("  %-24s %10.4f   (0 best; against kNN-graph geodesics, k = %d)\n", "residual variance, geodesic",
+                    geodesic_rv[e], int(*a.geodesic_k));
     }
     return ok;
   }
@@ -391,11 +421,13 @@ int evaluate(EvaluateArgs a) {
   JsonValue report = reports.size() == 1 ? nldr_tool::quality_json(reports[0]) : JsonValue::object();
   if (reports.size() == 1) {
     report["embedding"] = a.embeddings[0];
+    add_geodesic(report, 0);
   } else {
     JsonValue list = JsonValue::array();
     for (std::size_t e = 0; e < reports.size(); ++e) {
       JsonValue one = nldr_tool::quality_json(reports[e]);
       one["embedding"] = a.embeddings[e];
+      add_geodesic(one, e);
       list.push_back(std::move(one));
     }
     report["embeddings"] = std::move(list);
@@ -421,9 +453,30 @@ void add_threads_option(CLI::App& command, int& threads) {
       ->check(CLI::PositiveNumber);
 }
 
+/// The library names a registry parameter as `name = value` (and eigensolver settings as
+/// `eigen.name`); the tool user sets it as a flag, so the message says `--name value`.
+std::string in_flags(std::string message) {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::embedders())
+    for (const auto& spec : entry.parameters) names.push_back(spec.name);
+  for (const auto& entry : nldr::selectors())
+    for (const auto& spec : entry.parameters) names.push_back(spec.name);
+  std::sort(names.begin(), names.end(), [](auto a, auto b) { return a.size() > b.size(); });
+  for (const auto name : names) {
+    const std::string setting = name.starts_with("eigen_") ? "eigen." + std::string(name.substr(6))
+                                                           : "eigen." + std::string(name);
+    const std::regex patterns[] = {std::regex("(^|[^A-Za-z0-9_.-])" + std::string(name) + " = "),
+                                   std::regex("(^|[^A-Za-z0-9_-])" + std::regex_replace(setting, std::regex("\\."),
+                                                                                          "\\.") + "\\b")};
+    message = std::regex_replace(message, patterns[0], "$1" + nldr_tool::flag_name(name) + " ");
+    message = std::regex_replace(message, patterns[1], "$1" + nldr_tool::flag_name(name));
+  }
+  return message;
+}
+
 /// Maps an exception to its exit code after printing "nldr <command>: error: <message>".
 int report_error(const std::string& command, const std::string& message, int code) {
-  std::string line = message;
+  std::string line = in_flags(message);
   for (char& c : line)
     if (c == '\n' || c == '\r') c = ' ';
   std::cerr << "nldr" << (command.empty() ? "" : " " + command) << ": error: " << line << '\n';
@@ -503,6 +556,9 @@ int main(int argc, char** argv) {
   evaluate_cmd->add_flag("--curve", ev.options.curve, "Include the R_NX(K) curve in the JSON report");
   evaluate_cmd->add_option("--k-max", ev.options.k_max, "Largest K of the curve and its AUC (0 = N - 2)")
       ->capture_default_str();
+  evaluate_cmd->add_option("--geodesic-k", ev.geodesic_k,
+                           "Also residual_variance_geodesic: against geodesics along the kNN graph of --in with this k")
+      ->check(CLI::Range(1, 1 << 30));
   evaluate_cmd->add_option("--plot", ev.plot.path, "R_NX(K) curve SVG");
   add_json_option(*evaluate_cmd, ev.json);
   add_threads_option(*evaluate_cmd, threads);

@@ -14,7 +14,7 @@ namespace embed_test {
 template <nldr::Real T>
 struct NamedEmbedder {
   std::string name;
-  std::function<nldr::Matrix<T>(const nldr::Matrix<T>&, const nldr::NeighborGraph<T>&)> embed;
+  std::function<nldr::Matrix<T>(const nldr::Matrix<T>&, const nldr::NeighborGraph<T>&)> fit;
 };
 
 /// Parameters the tests give a method besides dim: Landmark Isomap gets 10 landmarks, so that small

@@ -102,7 +102,7 @@ TEMPLATE_TEST_CASE("PCA transform of the training points equals the fit output",
   const KnownPca known = known_pca(50, 4, s, 21);
   const nldr::Matrix<TestType> X = known.points.cast<TestType>();
   for (const auto solver : {nldr::PcaAlgorithm::covariance, nldr::PcaAlgorithm::randomized}) {
-    const auto pca = nldr::Pca{{.dim = 2, .eigen = solver}}.fit(X);
+    const auto pca = nldr::Pca{{.dim = 2, .algorithm = solver}}.fit(X);
     const nldr::Matrix<TestType> again = pca.transform(X);
     // Same projection computed once in double (fit) and once in T (transform): T rounding only.
     const double tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-12;

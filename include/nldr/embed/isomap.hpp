@@ -211,9 +211,9 @@ struct Isomap {
     const std::uint64_t bytes = std::uint64_t(n) * std::uint64_t(n) * sizeof(S);
     const std::string type = sizeof(S) == 4 ? "float" : "double";
     check_memory(bytes, detail::concat("Isomap: the ", n, " x ", n, " geodesic matrix (", type, ")"),
-                 sizeof(S) == 4 ? "use Landmark Isomap (m x N memory)"
-                                : "use Landmark Isomap (m x N memory), or float geodesic storage "
-                                  "(half the memory)",
+                 sizeof(S) == 4 ? "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory)"
+                                : "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory), or "
+                                  "storage = float (GeodesicStorage::single: half the memory)",
                  options.memory_limit);
 
     const auto pairs = routines::residual_pair_sample(n, options.residual_pairs, options.seed);

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -99,6 +100,9 @@ AnyModel<T> load_model(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw io_error(detail::concat(path, ": cannot be opened: ", std::strerror(errno)));
   std::string bytes;
+  std::error_code size_error;
+  const auto size = std::filesystem::file_size(path, size_error);
+  if (!size_error) bytes.reserve(std::size_t(size));
   char buffer[1 << 16];
   for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) bytes.append(buffer, got);
   const bool failed = std::ferror(file) != 0;

@@ -115,6 +115,10 @@ class ModelWriter {
     put(std::uint64_t(value.rows()));
     put(std::uint64_t(value.cols()));
     put(std::uint8_t(sizeof(S)));
+    if (Derived::IsRowMajor || value.cols() == 1) {  // memory order = stored order: one append
+      bytes.append(reinterpret_cast<const char*>(value.data()), std::size_t(value.size()) * sizeof(S));
+      return;
+    }
     for (Eigen::Index i = 0; i < value.rows(); ++i)
       for (Eigen::Index j = 0; j < value.cols(); ++j) put(value(i, j));
   }
@@ -237,6 +241,10 @@ class ModelReader {
       fail(concat("field \"", name, "\" claims ", rows, " x ", cols, " values, more than the file holds"));
     const std::string_view data = in.take(rows * cols * sizeof(S), name);
     value.resize(Eigen::Index(rows), Eigen::Index(cols));
+    if (Derived::IsRowMajor || value.cols() == 1) {  // stored order = memory order: one copy
+      if (!data.empty()) std::memcpy(value.data(), data.data(), data.size());
+      return;
+    }
     const char* next = data.data();
     for (Eigen::Index i = 0; i < value.rows(); ++i)
       for (Eigen::Index j = 0; j < value.cols(); ++j, next += sizeof(S)) std::memcpy(&value(i, j), next, sizeof(S));

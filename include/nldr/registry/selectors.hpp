@@ -97,7 +97,7 @@ inline const std::vector<SelectorInfo>& selector_table() {
       selector("epsilon", "every point within a radius", epsilon_parameters, false,
                []<Real T>(const Matrix<T>& X, const Arguments& a) {
                  if (!(a.real("radius") > 0))
-                   throw_invalid("radius", "the epsilon selector needs radius > 0 (the ball radius in input units)");
+                   throw_invalid("radius", "the epsilon selector needs radius = R > 0, the ball radius in input units");
                  return EpsilonBall{.radius = a.real("radius")}(X);
                }),
       selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", shared_parameters, true,
