@@ -82,7 +82,7 @@ TEST_CASE("parse_csv detects a header line, or takes it as forced", "[io][csv]")
   // Forced absent: the text line is data, hence an error that suggests the other reading.
   CHECK_THAT(csv_error("x,y\n1,2\n", {.header = CsvHeader::absent}),
              ContainsSubstring("in.csv:1:1: cell 'x' is not a number") &&
-                 ContainsSubstring("CsvHeader::present if line 1 is a header"));
+                 ContainsSubstring("CsvHeader::present (--header yes) if line 1 is a header"));
   // A first line mixing text and numbers is not taken as a header (that would silently drop a
   // data row with a typo): it is rejected at the text cell.
   CHECK_THAT(csv_error("1,2x\n3,4\n"), ContainsSubstring("in.csv:1:3: cell '2x' is not a number") &&
