@@ -48,7 +48,7 @@ struct ColumnValues {
 /// Options of write_matrix.
 struct WriteOptions {
   /// CSV: a first line with one name per column (empty: none). .npy files have no names.
-  std::vector<std::string> header;
+  std::vector<std::string> header = {};
   /// CSV: shortest_round_trip (exact), or 1..60 significant digits.
   int precision = shortest_round_trip;
 };

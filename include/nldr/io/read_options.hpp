@@ -98,9 +98,9 @@ struct ReadOptions {
   IndexColumn index_col = IndexColumn::detect();
   /// The data columns, in this order (by name or position in the file); empty: every column but
   /// the index column and `exclude`.
-  std::vector<ColumnRef> columns;
+  std::vector<ColumnRef> columns = {};
   /// Columns left out when `columns` is empty, e.g. a label column read with read_column.
-  std::vector<ColumnRef> exclude;
+  std::vector<ColumnRef> exclude = {};
   CsvSeparator separator = CsvSeparator::automatic;
   /// Skip lines whose first non-blank character is '#' (numpy.savetxt writes its header so).
   bool comments = true;

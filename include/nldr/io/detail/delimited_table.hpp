@@ -100,11 +100,11 @@ struct TableRules {
   /// Off (parse_csv): every column is data and the header must have one name per column.
   bool conventions = false;
   IndexColumn index_col = IndexColumn::none();
-  std::vector<ColumnRef> columns, exclude;
+  std::vector<ColumnRef> columns = {}, exclude = {};
   /// read_column: collect this column's cells as text and parse no other column.
-  std::optional<ColumnRef> text_column;
+  std::optional<ColumnRef> text_column = {};
   /// The file name's extension (".tsv" selects tabs under CsvSeparator::automatic).
-  std::string extension;
+  std::string extension = {};
 };
 
 template <Real T>
@@ -176,7 +176,8 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
   table.format = delimiter == ',' ? "CSV" : delimiter == '\t' ? "TSV" : "whitespace-separated text";
 
   // Is the first line a header? pandas_names: the names 0..D-1 of an unnamed pandas frame (after
-  // an empty cell over its index), to be told from a row of integer data once all rows are read.
+  // an empty cell over its index), to be told from a row of integer data once all rows are read:
+  // a header only if no value below it (outside the index) is written as an integer.
   std::vector<CsvCell> first_cells;
   for_each_csv_cell(line, delimiter, at, [&](const CsvCell& cell) { first_cells.push_back(cell); });
   bool header_line = rules.header == CsvHeader::present, pandas_names = false;
@@ -291,7 +292,9 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
                              rules.columns.empty() && !rules.text_column && use[0] == Use::number &&
                              table.source_columns.size() >= 2;
   CounterTracker counter;
-  bool all_integer_text = true;
+  // pandas writes floats with a '.' or an exponent: integer names over such data are a header.
+  bool any_integer_text = false;
+  const std::size_t unnamed_first = pandas_names && first_cells[0].text.empty() ? 0 : columns;
 
   std::size_t rows = 0;
   std::vector<T> values;
@@ -329,7 +332,7 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
     };
     std::size_t j = 0;
     for_each_csv_cell(line, delimiter, at, [&](const CsvCell& cell) {
-      if (pandas_names && all_integer_text && !is_integer_text(cell)) all_integer_text = false;
+      if (pandas_names && j != unnamed_first && !any_integer_text && is_integer_text(cell)) any_integer_text = true;
       if (j == 0 && (check_counter || detect_index)) counter.add(cell.text, rows, at.line);
       if (use[j] == Use::text) table.text.push_back(unescape_csv_cell(cell));
       if (use[j] == Use::number) {
@@ -363,10 +366,11 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
   if (pandas_names) {
     std::string names;
     for (const CsvCell& cell : first_cells) names += nldr::detail::concat(names.empty() ? "" : ",", cell.text);
-    if (all_integer_text)
+    if (any_integer_text)
       throw io_error(nldr::detail::concat(
           source_name, ":", header_line_number, ": line ", header_line_number, " '", names,
-          "' may be pandas' default column names 0..D-1 or a row of data (every value of the file is an integer): "
+          "' may be pandas' default column names 0..D-1 or a row of data (values below it are written as integers, "
+          "which pandas does only for integer columns): "
           "read with --header yes (CsvHeader::present) if it names the columns, --header no (CsvHeader::absent) "
           "if it is a point"));
     table.notes.push_back(nldr::detail::concat("line ", header_line_number, " '", names,
