@@ -16,7 +16,8 @@ namespace nldr::io {
 /// How cells are separated.
 enum class CsvSeparator {
   automatic,  ///< read_matrix: tab for a .tsv/.tab file; then a comma if the first non-comment line
-              ///< holds one, a tab if it holds tabs but no space, else whitespace
+              ///< holds one, a tab if it holds tabs and only single spaces inside cells (none at
+              ///< the ends, doubled or next to a tab), else whitespace
   comma,      ///< one ',' between cells; blanks around cells are ignored
   tab,        ///< one tab between cells (TSV); spaces around cells are ignored
   whitespace  ///< runs of spaces and tabs

@@ -80,7 +80,19 @@ inline std::string_view dialect_hint(std::string_view cell, char delimiter) {
   if (delimiter != ',' && cell.find(',') != std::string_view::npos)
     return " (the separator was not detected as a comma from the first line: use CsvSeparator::comma "
            "if the file is comma separated)";
+  if (delimiter == '\t' && cell.find(' ') != std::string_view::npos)
+    return " (the separator was detected as a tab from the first line: use CsvSeparator::whitespace if blanks "
+           "separate the values too)";
   return "";
+}
+
+/// A first line separated by tabs, not by blanks: it holds a tab, and its spaces are single ones
+/// inside cells ("sepal length\tsepal width"), none at either end, doubled or next to a tab
+/// (what aligned whitespace-separated files have).
+inline bool tabs_separate(std::string_view line) {
+  if (line.find('\t') == std::string_view::npos || line.front() == ' ' || line.back() == ' ') return false;
+  return line.find("  ") == std::string_view::npos && line.find(" \t") == std::string_view::npos &&
+         line.find("\t ") == std::string_view::npos;
 }
 
 /// An optional sign, then digits only: how pandas writes integers (floats always get a '.').
@@ -171,7 +183,7 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
     case CsvSeparator::automatic:
       if (rules.extension == ".tsv" || rules.extension == ".tab") delimiter = '\t';
       else if (line.find(',') != std::string_view::npos) delimiter = ',';
-      else if (line.find('\t') != std::string_view::npos && line.find(' ') == std::string_view::npos) delimiter = '\t';
+      else if (tabs_separate(line)) delimiter = '\t';
   }
   table.format = delimiter == ',' ? "CSV" : delimiter == '\t' ? "TSV" : "whitespace-separated text";
 
