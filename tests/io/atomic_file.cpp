@@ -112,6 +112,12 @@ TEST_CASE("AtomicFile writes pipes, devices and /dev/fd/N directly", "[io][atomi
   const auto fifo = dir / "fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   std::filesystem::create_symlink(fifo, dir / "link");
+  {
+    // A probe that writes nothing (the tool checks its outputs first) does not open the FIFO:
+    // opening it without a reader would block, and closing it would end a reader's input.
+    nldr::io::AtomicFile probe(dir / "link");
+    CHECK(probe.direct());
+  }
   std::string received;
   std::thread reader([&] { received = nldr_test::read_file(fifo); });
   nldr::io::write_file_atomically(dir / "link", "1,2\n3,4\n");

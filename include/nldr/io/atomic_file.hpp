@@ -25,6 +25,8 @@
 #include <system_error>
 #include <utility>
 
+#include <unistd.h>  // access(2)
+
 namespace nldr::io {
 
 /// A file written through a temporary sibling and renamed into place by commit().
@@ -52,8 +54,9 @@ class AtomicFile {
     std::error_code ec;
     const fs::file_status target = fs::status(path_, ec);  // follows symbolic links
     if (is_stream_target(path_, target)) {
-      file_ = std::fopen(path_.c_str(), "ab");
-      if (file_ == nullptr) fail("cannot be written: ", std::strerror(errno));
+      // Opened at the first write: a probe that writes nothing (the tool checks its outputs
+      // before the work) must neither block on a FIFO without reader nor end a reader's input.
+      if (access(path_.c_str(), W_OK) != 0) fail("cannot be written: ", std::strerror(errno));
       direct_ = true;
       return;
     }
@@ -90,7 +93,7 @@ class AtomicFile {
   AtomicFile(AtomicFile&& other) noexcept
       : path_(std::move(other.path_)), temp_(std::move(other.temp_)),
         file_(std::exchange(other.file_, nullptr)), committed_(std::exchange(other.committed_, true)),
-        direct_(other.direct_) {}
+        direct_(other.direct_), closed_(std::exchange(other.closed_, true)) {}
   AtomicFile& operator=(AtomicFile&&) = delete;
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -108,8 +111,9 @@ class AtomicFile {
   /// Appends `bytes`. Throws nldr::io_error (e.g. "No space left on device"); the temporary
   /// file is removed when this object is destroyed.
   void write(std::string_view bytes) {
-    if (file_ == nullptr) fail("is already committed or discarded: nothing more can be written");
+    if (closed_) fail("is already committed or discarded: nothing more can be written");
     if (bytes.empty()) return;
+    open_stream();
     if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
       fail("write failed: ", std::strerror(errno));
   }
@@ -118,7 +122,9 @@ class AtomicFile {
   /// flushed and closed). Throws nldr::io_error on failure, after removing the temporary file;
   /// the target then keeps its old content (if any).
   void commit() {
-    if (file_ == nullptr) fail("is already committed or discarded");
+    if (closed_) fail("is already committed or discarded");
+    open_stream();
+    closed_ = true;
     const bool flushed = std::fflush(file_) == 0 && std::ferror(file_) == 0;
     int error_number = errno;
     // fclose can report a delayed write error (NFS, quota); check it as well.
@@ -151,12 +157,19 @@ class AtomicFile {
     return fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status);
   }
 
+  void open_stream() {
+    if (!direct_ || file_ != nullptr) return;
+    file_ = std::fopen(path_.c_str(), "ab");
+    if (file_ == nullptr) fail("cannot be written: ", std::strerror(errno));
+  }
+
   template <class... Parts>
   [[noreturn]] void fail(const Parts&... parts) const {
     throw io_error(nldr::detail::concat(path_.string(), ": ", parts...));
   }
 
   void discard() noexcept {
+    closed_ = true;
     if (file_ != nullptr) std::fclose(std::exchange(file_, nullptr));
     if (!committed_ && !temp_.empty()) {
       std::error_code ignored;
@@ -189,6 +202,7 @@ class AtomicFile {
   std::FILE* file_ = nullptr;
   bool committed_ = false;
   bool direct_ = false;
+  bool closed_ = false;  ///< committed or discarded: nothing more can be written
 };
 
 /// Writes `content` to `path` atomically (see AtomicFile): the file appears complete or not at all.
