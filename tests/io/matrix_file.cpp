@@ -240,6 +240,9 @@ TEMPLATE_TEST_CASE("write_matrix writes CSV with an optional header, or .npy by 
   nldr::io::write_matrix(dir / "y.csv", Y);
   nldr::io::write_matrix(dir / "named.csv", Y, {.header = {"d1", "d2", "d3"}});
   nldr::io::write_matrix(dir / "y.NPY", Y);
+  nldr::io::write_matrix(dir / "y.tsv", Y, {.header = {"first d", "d2", "d3"}});
+  CHECK(nldr_test::read_file(dir / "y.tsv").starts_with("first d\td2\td3\n0.5\t-1.25\t3\n"));
+  CHECK(nldr::io::read_matrix<T>(dir / "y.tsv").values == Y);
   CHECK(nldr::io::read_matrix<T>(dir / "y.csv").column_names.empty());
   CHECK(nldr::io::read_matrix<T>(dir / "y.csv").values == Y);
   CHECK(nldr_test::read_file(dir / "named.csv").starts_with("d1,d2,d3\n0.5,-1.25,3\n"));
@@ -249,5 +252,5 @@ TEMPLATE_TEST_CASE("write_matrix writes CSV with an optional header, or .npy by 
   CHECK_THROWS_WITH(nldr::io::write_matrix(dir / "z.npy", Y, {.header = {"a", "b", "c"}}),
                     ContainsSubstring("a .npy file has no column names"));
   CHECK_THROWS_AS(nldr::io::write_matrix(dir / "w.csv", Y, {.header = {"a"}}), nldr::invalid_argument);
-  CHECK(dir.listing() == std::set<std::string>{"y.csv", "named.csv", "y.NPY"});
+  CHECK(dir.listing() == std::set<std::string>{"y.csv", "named.csv", "y.NPY", "y.tsv"});
 }

@@ -236,8 +236,8 @@ inline ColumnValues read_column(const std::filesystem::path& path, const ColumnR
 }
 
 /// Writes `values` (float or double) to `path`: "-" is standard output (CSV text); a .npy name
-/// gives a .npy file (float32/float64, C order; np.load reads it back exactly); anything else CSV
-/// (write_csv, with options.header as its first line). Files are written atomically (AtomicFile);
+/// gives a .npy file (float32/float64, C order; np.load reads it back exactly); a .tsv/.tab name
+/// tab-separated text; anything else CSV (write_csv, with options.header as its first line). Files are written atomically (AtomicFile);
 /// pipes, terminals and /dev/stdout directly. Throws nldr::invalid_argument for an empty matrix,
 /// a header of the wrong length, or a header for a .npy file; nldr::io_error if writing fails.
 template <class Derived>
@@ -251,8 +251,11 @@ void write_matrix(const std::filesystem::path& path, const Eigen::MatrixBase<Der
     write_npy(path, values);
     return;
   }
+  const std::string extension = detail::lowercase_extension(path.string());
+  const char delimiter = extension == ".tsv" || extension == ".tab" ? '\t' : ',';
   if (path == "-") std::fflush(stdout);  // what the caller printed before comes first
-  write_csv(path == "-" ? std::filesystem::path("/dev/stdout") : path, values, options.header, options.precision);
+  write_csv(path == "-" ? std::filesystem::path("/dev/stdout") : path, values, options.header, options.precision,
+            delimiter);
 }
 
 }  // namespace nldr::io
