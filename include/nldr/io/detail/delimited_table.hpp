@@ -245,7 +245,9 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
     const auto found = std::find(table.header.begin(), table.header.end(), ref.name());
     if (found == table.header.end()) {
       std::string names;
-      for (const std::string& name : table.header) names += nldr::detail::concat(names.empty() ? "" : ", ", "'", name, "'");
+      for (std::size_t j = 0; j < table.header.size() && j < 20; ++j)
+        names += nldr::detail::concat(j ? ", " : "", quote_cell(table.header[j]));
+      if (table.header.size() > 20) names += nldr::detail::concat(", ... (", table.header.size(), " names)");
       throw io_error(nldr::detail::concat(
           source_name, ": ", role, " ", ref.describe(), " does not exist: ",
           table.header.empty() ? std::string("the input has no header line, so name columns by 0-based position")
