@@ -28,7 +28,7 @@ cmake --build build-fuzz --parallel "${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 artifacts=$PWD/build-fuzz/artifacts
 rm -rf "$artifacts" && mkdir -p "$artifacts"
 failed=()
-for target in csv_reader graph_lists model_file; do
+for target in csv_reader graph_lists npy_reader model_file; do
   scratch=$(mktemp -d)
   options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/$target-")
   [ -f "tests/fuzz/$target.dict" ] && options+=(-dict="tests/fuzz/$target.dict")

@@ -1,14 +1,18 @@
-// libFuzzer target: nldr::io::parse_csv on arbitrary bytes (docs/errors.md, "Fuzzing").
-// The input is the CSV text itself, so every seed and every saved crash is a plain CSV file. Each
-// input is parsed as float and as double under option sets that together cover every separator
-// and header mode, comments on and off, non-finite cells allowed or not.
+// libFuzzer target: nldr::io::parse_csv and parse_matrix on arbitrary bytes (docs/errors.md,
+// "Fuzzing"). The input is the CSV text itself, so every seed and every saved crash is a plain CSV
+// file. Each input is parsed as float and as double under option sets that together cover every
+// separator and header mode, comments on and off, non-finite cells allowed or not; and by
+// parse_matrix (pandas' conventions) as a .csv and as a .tsv file.
 // Contract: nldr::io_error, or a table with at least one row and one column, one header name per
 // column or none (as the header option demands), one row per content line (counted here
 // independently), finite values unless allowed; and whatever float reads, double reads too, with
-// the same shape and the same values up to float rounding.
+// the same shape and the same values up to float rounding. parse_matrix: io_error, or a finite
+// matrix of at least 1 x 1 with one name per column or none, one source column per column, and one
+// row per content line but the header.
 #include "fuzz_check.hpp"
 
 #include <nldr/io/csv_read.hpp>
+#include <nldr/io/matrix_file.hpp>
 
 #include <cmath>
 #include <cstddef>
@@ -29,6 +33,7 @@ constexpr CsvOptions option_sets[] = {
     {.separator = CsvSeparator::comma, .header = CsvHeader::present, .comments = false, .allow_non_finite = true},
     {.separator = CsvSeparator::whitespace, .header = CsvHeader::absent},
     {.separator = CsvSeparator::automatic, .header = CsvHeader::absent, .comments = false},
+    {.separator = CsvSeparator::tab, .header = CsvHeader::present},
 };
 
 /// Lines that are neither blank nor (with comments) '#' comments, after an optional BOM; a line
@@ -89,12 +94,29 @@ void check_one(std::string_view text, const CsvOptions& options) {
     NLDR_FUZZ_REQUIRE(same_number(as_float->values.data()[i], as_double->values.data()[i]));
 }
 
+void check_matrix(std::string_view text, std::string_view name) {
+  nldr::io::MatrixRead<double> read;
+  try {
+    read = nldr::io::parse_matrix<double>(text, name);
+  } catch (const nldr::io_error&) {
+    return;
+  }
+  const auto rows = std::size_t(read.values.rows()), columns = std::size_t(read.values.cols());
+  NLDR_FUZZ_REQUIRE(rows >= 1 && columns >= 1);
+  NLDR_FUZZ_REQUIRE(read.column_names.empty() || read.column_names.size() == columns);
+  NLDR_FUZZ_REQUIRE(read.source_columns.size() == columns);
+  NLDR_FUZZ_REQUIRE(rows + (read.column_names.empty() ? 0 : 1) == content_lines(text, true));
+  NLDR_FUZZ_REQUIRE(read.values.allFinite());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   nldr_fuzz::expect_no_foreign_exception([&] {
     for (const CsvOptions& options : option_sets) check_one(text, options);
+    if (!text.starts_with(nldr::io::npy_magic))
+      for (const char* name : {"fuzz.csv", "fuzz.tsv"}) check_matrix(text, name);
   });
   return 0;
 }

@@ -6,7 +6,12 @@
 #include <nldr/io/atomic_file.hpp>
 #include <nldr/io/csv_write.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <set>
+#include <thread>
 #include <stdexcept>
 #include <string>
 
@@ -58,7 +63,6 @@ TEST_CASE("AtomicFile refuses unusable targets with the path and the fix", "[io]
   nldr_test::write_file(dir / "plain", "x");
   CHECK_THROWS_WITH(nldr::io::AtomicFile(dir / "plain" / "out.csv"), ContainsSubstring("is not a directory"));
   CHECK_THROWS_AS(nldr::io::AtomicFile(""), nldr::invalid_argument);
-  CHECK_THROWS_WITH(nldr::io::AtomicFile("/dev/null"), ContainsSubstring("is not a regular file"));
   CHECK(dir.listing() == std::set<std::string>{"plain"});  // nothing else was left behind
 }
 
@@ -79,4 +83,45 @@ TEST_CASE("AtomicFile misuse after commit is reported", "[io][atomic]") {
   CHECK_THROWS_AS(file.write("late"), nldr::io_error);
   CHECK_THROWS_AS(file.commit(), nldr::io_error);
   CHECK(nldr_test::read_file(dir / "a.txt").empty());
+}
+
+TEST_CASE("AtomicFile writes pipes, devices and /dev/fd/N directly", "[io][atomic]") {
+  // /dev/null: a character device, which a rename would replace; it is written in place.
+  nldr::io::write_file_atomically("/dev/null", "discarded\n");
+
+  // /dev/fd/N of a pipe: what `--out /dev/stdout | next-command` opens. Before, the path resolved
+  // to "pipe:[...]", weakly_canonical failed, and the error named an empty path.
+  int ends[2];
+  REQUIRE(pipe(ends) == 0);
+  const std::string fd_path = "/dev/fd/" + std::to_string(ends[1]);
+  {
+    nldr::io::AtomicFile file(fd_path);
+    CHECK(file.direct());
+    CHECK(file.path() == fd_path);
+    file.write("through the pipe\n");
+    file.commit();
+  }
+  close(ends[1]);
+  char buffer[64] = {};
+  const auto got = read(ends[0], buffer, sizeof buffer - 1);
+  close(ends[0]);
+  CHECK(std::string(buffer, got > 0 ? std::size_t(got) : 0) == "through the pipe\n");
+
+  // A named pipe (FIFO), reached through a symbolic link; a reader thread drains it.
+  nldr_test::ScratchDir dir;
+  const auto fifo = dir / "fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(fifo, dir / "link");
+  {
+    // A probe that writes nothing (the tool checks its outputs first) does not open the FIFO:
+    // opening it without a reader would block, and closing it would end a reader's input.
+    nldr::io::AtomicFile probe(dir / "link");
+    CHECK(probe.direct());
+  }
+  std::string received;
+  std::thread reader([&] { received = nldr_test::read_file(fifo); });
+  nldr::io::write_file_atomically(dir / "link", "1,2\n3,4\n");
+  reader.join();
+  CHECK(received == "1,2\n3,4\n");
+  CHECK(dir.listing() == std::set<std::string>{"fifo", "link"});  // no temporary file
 }

@@ -63,6 +63,22 @@ TEST_CASE("parse_csv detects the separator per input, or takes it as forced", "[
                  ContainsSubstring("CsvSeparator::comma"));
 }
 
+TEST_CASE("parse_csv reads tab-separated text: one tab per separator, spaces inside cells", "[io][csv]") {
+  // Detected from a first line with tabs and no space; cells keep inner spaces, and an empty
+  // cell between two tabs is an empty cell (whitespace mode would merge the tabs).
+  const auto t = parse_csv<double>("first x\tsecond y\n1\t 2 \n");
+  CHECK(t.header == std::vector<std::string>{"first x", "second y"});
+  CHECK(t.values(0, 1) == 2.0);
+  CHECK_THAT(csv_error("1\t\t2\n"), ContainsSubstring("in.csv:1:3: empty cell"));
+  CHECK_THAT(csv_error("1\t2 3\n", {.separator = CsvSeparator::tab}), ContainsSubstring("cell '2 3' is not a number"));
+  // Aligned blanks on the first line (doubled, or next to a tab): whitespace as before.
+  CHECK(parse_csv<double>("1  2\t3\n").values.cols() == 3);
+  CHECK(parse_csv<double>("1 \t2\n").values.cols() == 2);
+  CHECK_THAT(csv_error("1 2\t3\n"), ContainsSubstring("cell '1 2' is not a number (the separator was detected as a tab"));
+  // Quoted cells followed by blanks in whitespace mode.
+  CHECK(parse_csv<double>("\"a b\" \"c\"\n1 2\n").header == std::vector<std::string>{"a b", "c"});
+}
+
 TEST_CASE("parse_csv detects a header line, or takes it as forced", "[io][csv]") {
   const auto named = parse_csv<double>("x,\"y, quoted\",\"say \"\"hi\"\"\"\n1,2,3\n");
   CHECK(named.header == std::vector<std::string>{"x", "y, quoted", "say \"hi\""});
@@ -82,7 +98,7 @@ TEST_CASE("parse_csv detects a header line, or takes it as forced", "[io][csv]")
   // Forced absent: the text line is data, hence an error that suggests the other reading.
   CHECK_THAT(csv_error("x,y\n1,2\n", {.header = CsvHeader::absent}),
              ContainsSubstring("in.csv:1:1: cell 'x' is not a number") &&
-                 ContainsSubstring("CsvHeader::present if line 1 is a header"));
+                 ContainsSubstring("CsvHeader::present (--header yes) if line 1 is a header"));
   // A first line mixing text and numbers is not taken as a header (that would silently drop a
   // data row with a typo): it is rejected at the text cell.
   CHECK_THAT(csv_error("1,2x\n3,4\n"), ContainsSubstring("in.csv:1:3: cell '2x' is not a number") &&

@@ -5,6 +5,10 @@
 // (POSIX rename(2); std::filesystem::rename), so a reader, or a later run after a crash, sees the
 // old file or the new one, never a half-written one. Any failure removes the temporary file and
 // throws nldr::io_error naming the path.
+//
+// A character device, FIFO or socket (a terminal, a pipe, /dev/null) cannot be replaced by a
+// rename, and /dev/stdout or /dev/fd/N name a descriptor the caller already holds: these are
+// written directly (appending, so a shell's `>>` is honored), without a temporary file.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -21,6 +25,8 @@
 #include <system_error>
 #include <utility>
 
+#include <unistd.h>  // access(2)
+
 namespace nldr::io {
 
 /// A file written through a temporary sibling and renamed into place by commit().
@@ -33,24 +39,35 @@ namespace nldr::io {
 /// Without commit() (an exception while writing, an early return) the destructor removes the
 /// temporary file and the target is left as it was. A symbolic link as target is followed: the
 /// file it points to is replaced. The new file gets default permissions (0666 minus the umask).
+/// Stream targets (a pipe, a terminal, /dev/null, /dev/stdout) are written directly instead.
 /// Durability against power loss (fsync) is not attempted: atomicity is against failures and
 /// crashes of the writing process.
 class AtomicFile {
  public:
-  /// Opens a temporary file next to `path`. Throws nldr::invalid_argument for an empty path and
-  /// nldr::io_error if the directory is missing, `path` is a directory or not a regular file, or
-  /// the temporary file cannot be created (the message carries the system's reason).
+  /// Opens a temporary file next to `path`, or `path` itself for a stream target (see the top
+  /// of this header). Throws nldr::invalid_argument for an empty path and nldr::io_error if the
+  /// directory is missing, `path` is a directory, or the file cannot be created (the message
+  /// carries the system's reason).
   explicit AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
     namespace fs = std::filesystem;
     if (path_.empty()) throw_invalid("path", "the output path is empty: name a file");
     std::error_code ec;
-    if (fs::is_symlink(fs::symlink_status(path_, ec))) path_ = fs::weakly_canonical(path_, ec);
-    const fs::file_status target = fs::status(path_, ec);
+    const fs::file_status target = fs::status(path_, ec);  // follows symbolic links
+    if (is_stream_target(path_, target)) {
+      // Opened at the first write: a probe that writes nothing (the tool checks its outputs
+      // before the work) must neither block on a FIFO without reader nor end a reader's input.
+      if (access(path_.c_str(), W_OK) != 0) fail("cannot be written: ", std::strerror(errno));
+      direct_ = true;
+      return;
+    }
+    // A link's target is replaced, not the link (a link that cannot be resolved is kept as given:
+    // a failed weakly_canonical returns an empty path).
+    if (fs::is_symlink(fs::symlink_status(path_, ec)))
+      if (fs::path resolved = fs::weakly_canonical(path_, ec); !ec) path_ = std::move(resolved);
     if (fs::is_directory(target))
       fail("is a directory: name a file inside it, e.g. '", (path_ / "out.csv").string(), "'");
     if (fs::exists(target) && !fs::is_regular_file(target))
-      fail("is not a regular file (device, pipe or socket): atomic replacement would remove it; "
-           "write to a regular file instead");
+      fail("is a block device or another special file: write to a regular file, a pipe or standard output");
     const fs::path directory = path_.has_parent_path() ? path_.parent_path() : fs::path(".");
     const fs::file_status dir_status = fs::status(directory, ec);
     if (!fs::exists(dir_status))
@@ -75,7 +92,8 @@ class AtomicFile {
 
   AtomicFile(AtomicFile&& other) noexcept
       : path_(std::move(other.path_)), temp_(std::move(other.temp_)),
-        file_(std::exchange(other.file_, nullptr)), committed_(std::exchange(other.committed_, true)) {}
+        file_(std::exchange(other.file_, nullptr)), committed_(std::exchange(other.committed_, true)),
+        direct_(other.direct_), closed_(std::exchange(other.closed_, true)) {}
   AtomicFile& operator=(AtomicFile&&) = delete;
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -86,19 +104,27 @@ class AtomicFile {
   /// The target path (after following a symbolic link).
   const std::filesystem::path& path() const noexcept { return path_; }
 
+  /// True when the target is a stream (device, FIFO, socket, /dev/stdout): bytes go straight to
+  /// it and what was written before a failure cannot be taken back.
+  bool direct() const noexcept { return direct_; }
+
   /// Appends `bytes`. Throws nldr::io_error (e.g. "No space left on device"); the temporary
   /// file is removed when this object is destroyed.
   void write(std::string_view bytes) {
-    if (file_ == nullptr) fail("is already committed or discarded: nothing more can be written");
+    if (closed_) fail("is already committed or discarded: nothing more can be written");
     if (bytes.empty()) return;
+    open_stream();
     if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
       fail("write failed: ", std::strerror(errno));
   }
 
-  /// Flushes, closes and renames the temporary file over the target. Throws nldr::io_error on
-  /// failure, after removing the temporary file; the target then keeps its old content (if any).
+  /// Flushes, closes and renames the temporary file over the target (a stream target is only
+  /// flushed and closed). Throws nldr::io_error on failure, after removing the temporary file;
+  /// the target then keeps its old content (if any).
   void commit() {
-    if (file_ == nullptr) fail("is already committed or discarded");
+    if (closed_) fail("is already committed or discarded");
+    open_stream();
+    closed_ = true;
     const bool flushed = std::fflush(file_) == 0 && std::ferror(file_) == 0;
     int error_number = errno;
     // fclose can report a delayed write error (NFS, quota); check it as well.
@@ -108,6 +134,8 @@ class AtomicFile {
       discard();
       fail("write failed: ", std::strerror(error_number));
     }
+    committed_ = direct_;
+    if (direct_) return;
     std::error_code ec;
     std::filesystem::rename(temp_, path_, ec);
     if (ec) {
@@ -118,12 +146,30 @@ class AtomicFile {
   }
 
  private:
+  /// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (even when they lead to a regular file,
+  /// which a rename would detach from the shell's redirection), a character device, FIFO or socket.
+  static bool is_stream_target(const std::filesystem::path& path, const std::filesystem::file_status& status) {
+    namespace fs = std::filesystem;
+    const std::string text = path.lexically_normal().string();
+    if (text == "/dev/stdout" || text == "/dev/stderr" || text.starts_with("/dev/fd/") ||
+        text.starts_with("/proc/self/fd/"))
+      return true;
+    return fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status);
+  }
+
+  void open_stream() {
+    if (!direct_ || file_ != nullptr) return;
+    file_ = std::fopen(path_.c_str(), "ab");
+    if (file_ == nullptr) fail("cannot be written: ", std::strerror(errno));
+  }
+
   template <class... Parts>
   [[noreturn]] void fail(const Parts&... parts) const {
     throw io_error(nldr::detail::concat(path_.string(), ": ", parts...));
   }
 
   void discard() noexcept {
+    closed_ = true;
     if (file_ != nullptr) std::fclose(std::exchange(file_, nullptr));
     if (!committed_ && !temp_.empty()) {
       std::error_code ignored;
@@ -155,6 +201,8 @@ class AtomicFile {
   std::filesystem::path temp_;
   std::FILE* file_ = nullptr;
   bool committed_ = false;
+  bool direct_ = false;
+  bool closed_ = false;  ///< committed or discarded: nothing more can be written
 };
 
 /// Writes `content` to `path` atomically (see AtomicFile): the file appears complete or not at all.

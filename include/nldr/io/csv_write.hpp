@@ -39,9 +39,12 @@ class CsvWriter {
  public:
   /// Opens `path` for writing (throws nldr::io_error as AtomicFile does) and writes `header`
   /// unless it is empty. precision: shortest_round_trip (0), or 1..60 significant digits.
+  /// delimiter: ',' (CSV) or '\t' (TSV).
   explicit CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& header = {},
-                     int precision = shortest_round_trip)
-      : file_(path), precision_(precision) {
+                     int precision = shortest_round_trip, char delimiter = ',')
+      : file_(path), precision_(precision), delimiter_(delimiter) {
+    if (delimiter != ',' && delimiter != '\t')
+      throw_invalid("delimiter", "the delimiter must be ',' or a tab");
     if (precision < 0 || precision > 60)
       throw_invalid("precision", "precision = ", precision,
                     " must be 0 (shortest exact round trip) or 1..60 significant digits");
@@ -55,7 +58,7 @@ class CsvWriter {
   /// for non-finite ones) or text. Throws nldr::invalid_argument for text with a line break.
   template <class Cell>
   CsvWriter& cell(const Cell& value) {
-    if (cells_in_row_ > 0) buffer_ += ',';
+    if (cells_in_row_ > 0) buffer_ += delimiter_;
     if constexpr (std::is_arithmetic_v<Cell> && !std::same_as<Cell, bool> && !std::same_as<Cell, char>) {
       detail::append_number(buffer_, value, std::is_floating_point_v<Cell> ? precision_ : 0);
     } else {
@@ -111,7 +114,7 @@ class CsvWriter {
       throw_invalid("cell", "a CSV cell cannot hold a line break (row ", rows_ + 1, " of ", file_.path().string(),
                     "): replace it with a space");
     double ignored;  // number-like text is quoted so that a header of such names stays a header
-    const bool needs_quotes = text.empty() || text.find_first_of(",\"") != std::string_view::npos ||
+    const bool needs_quotes = text.empty() || text.find_first_of(",\"\t") != std::string_view::npos ||
                               detail::is_blank(text.front()) || detail::is_blank(text.back()) ||
                               text.front() == '#' ||
                               detail::parse_number(text, ignored) != detail::NumberStatus::not_a_number;
@@ -131,24 +134,27 @@ class CsvWriter {
   std::string buffer_;
   std::size_t columns_ = 0, cells_in_row_ = 0, rows_ = 0;
   int precision_;
+  char delimiter_;
 };
 
 /// Writes `values` (N x D, any Eigen expression of float or double) as CSV to `path`, one row per
 /// line, atomically. header: empty, or one name per column. precision: shortest_round_trip (the
-/// default: read_csv gives back bit-identical values), or 1..60 significant digits.
+/// default: read_csv gives back bit-identical values), or 1..60 significant digits. delimiter:
+/// ',' or '\t' (TSV).
 /// Throws nldr::invalid_argument for an empty matrix or a header of the wrong length,
 /// nldr::io_error if the file cannot be written (missing directory, ...; nothing is left behind).
 template <class Derived>
   requires Real<typename Derived::Scalar>
 void write_csv(const std::filesystem::path& path, const Eigen::MatrixBase<Derived>& values,
-               const std::vector<std::string>& header = {}, int precision = shortest_round_trip) {
+               const std::vector<std::string>& header = {}, int precision = shortest_round_trip,
+               char delimiter = ',') {
   if (values.rows() == 0 || values.cols() == 0)
     throw_invalid("values", "values is empty (", values.rows(), " x ", values.cols(), "): nothing to write to ",
                   path.string());
   if (!header.empty() && static_cast<Eigen::Index>(header.size()) != values.cols())
     throw_invalid("header", "header has ", header.size(), " names but values has ", values.cols(),
                   " columns: give one name per column, or none");
-  CsvWriter writer(path, header, precision);
+  CsvWriter writer(path, header, precision, delimiter);
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) writer.cell(values(i, j));
     writer.end_row();

@@ -1,5 +1,5 @@
-// The CSV dialect nldr reads and writes (docs/io.md): cells separated by one comma or by runs of
-// blanks; blanks around a cell are ignored; a cell may be double-quoted ("a ""b""" is a "b"),
+// The CSV dialect nldr reads and writes (docs/io.md): cells separated by one comma, one tab or by
+// runs of blanks; blanks around a cell are ignored; a cell may be double-quoted ("a ""b""" is a "b"),
 // without line breaks inside.
 #pragma once
 
@@ -34,18 +34,25 @@ template <class... Parts>
   throw io_error(nldr::detail::concat(at.source, ":", at.line, ":", column, ": ", parts...));
 }
 
+/// The whitespace "delimiter" of for_each_csv_cell: runs of blanks separate cells.
+inline constexpr char blank_runs = ' ';
+
 /// Calls visit(CsvCell) for each cell of `line` (no line terminator) and returns the number of
-/// cells. comma: every ',' outside quotes ends a cell, so "1,,2" has an empty middle cell and an
-/// empty line has one empty cell; whitespace: runs of blanks separate cells. Throws io_error for
-/// an unterminated quote or text after a closing quote.
+/// cells. delimiter ',' or '\t': every delimiter outside quotes ends a cell, so "1,,2" has an
+/// empty middle cell and an empty line has one empty cell; blank_runs: runs of blanks separate
+/// cells. Blanks other than the delimiter around a cell are ignored. Throws io_error for an
+/// unterminated quote or text after a closing quote.
 template <class Visit>
-std::size_t for_each_csv_cell(std::string_view line, bool comma, const CsvPosition& at, Visit&& visit) {
+std::size_t for_each_csv_cell(std::string_view line, char delimiter, const CsvPosition& at, Visit&& visit) {
+  const bool single = delimiter != blank_runs;
+  const auto padding = [&](char c) { return is_blank(c) && c != delimiter; };
+  const auto ends_cell = [&](char c) { return single ? c == delimiter : is_blank(c); };
   std::size_t count = 0, i = 0;
   const std::size_t n = line.size();
   while (true) {
     const std::size_t start = i;
-    while (i < n && is_blank(line[i])) ++i;
-    if (!comma && i == n) return count;
+    while (i < n && (single ? padding(line[i]) : is_blank(line[i]))) ++i;
+    if (!single && i == n) return count;
     CsvCell cell{{}, i + 1, false};
     std::size_t end = i;  // one past the cell's text
     if (i < n && line[i] == '"') {
@@ -64,22 +71,23 @@ std::size_t for_each_csv_cell(std::string_view line, bool comma, const CsvPositi
       }
       cell.text = line.substr(i + 1, j - i - 1);
       i = j + 1;
-      while (i < n && is_blank(line[i])) ++i;
-      if (i < n && !(comma && line[i] == ','))
+      if (single)
+        while (i < n && padding(line[i])) ++i;
+      if (i < n && !ends_cell(line[i]))
         throw_csv_error(at, i + 1, "unexpected text after a closing quote: put the whole cell in quotes "
                                    "and double any quote inside it");
     } else {
-      while (i < n && !(comma ? line[i] == ',' : is_blank(line[i]))) ++i;
+      while (i < n && !ends_cell(line[i])) ++i;
       end = i;
-      while (end > cell.column - 1 && is_blank(line[end - 1])) --end;
+      while (end > cell.column - 1 && padding(line[end - 1])) --end;
       cell.text = line.substr(cell.column - 1, end - (cell.column - 1));
       if (cell.text.empty()) cell.column = start + 1;  // an empty cell is where its separator left off
     }
     visit(cell);
     ++count;
-    if (comma) {
+    if (single) {
       if (i == n) return count;
-      ++i;  // the comma
+      ++i;  // the delimiter
     }
   }
 }
