@@ -49,6 +49,28 @@ void check_writable(const Output& output) {
   if (output.requested() && !output.to_stdout()) nldr::io::AtomicFile probe(output.path);
 }
 
+/// Refuses output paths that name the same file as another output or as an input (generate --out X
+/// --truth X would overwrite the points with the truth).
+void check_distinct(const std::vector<std::pair<std::string, std::string>>& outputs,
+                    const std::vector<std::string>& inputs = {}) {
+  namespace fs = std::filesystem;
+  const auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return a == b || (fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec)) ||
+           fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [flag, path] = outputs[i];
+    if (path.empty() || path == "-") continue;
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[j].second.empty() && same(path, outputs[j].second))
+        nldr::throw_invalid(flag, flag, " and ", outputs[j].first, " both name ", path, ": give each output its own file");
+    for (const auto& input : inputs)
+      if (!input.empty() && input != "-" && same(path, input))
+        nldr::throw_invalid(flag, flag, " ", path, " is also an input: write the output to another file");
+  }
+}
+
 void emit_json(const Output& output, const JsonValue& json) {
   if (output.to_stdout())
     std::cout << json.dump() << '\n';
@@ -56,7 +78,46 @@ void emit_json(const Output& output, const JsonValue& json) {
     nldr::io::write_json(output.path, json);
 }
 
-nldr::Matrix<double> read_points(const std::string& path) { return nldr::io::read_csv<double>(path).values; }
+/// How input tables are read (--header, --index-col, --columns; docs/io.md) and whether notes are
+/// printed (--quiet). Set once from the command line.
+struct InputSettings {
+  std::string header = "auto", index_col, columns;
+  bool quiet = false;
+  nldr::io::ReadOptions options() const {
+    nldr::io::ReadOptions o;
+    if (header == "yes") o.header = nldr::io::CsvHeader::present;
+    else if (header == "no") o.header = nldr::io::CsvHeader::absent;
+    if (index_col == "none") o.index_col = nldr::io::IndexColumn::none();
+    else if (!index_col.empty()) o.index_col = nldr::io::ColumnRef::parse(index_col);
+    for (std::size_t start = 0; start < columns.size();) {
+      const std::size_t comma = std::min(columns.find(',', start), columns.size());
+      o.columns.push_back(nldr::io::ColumnRef::parse(columns.substr(start, comma - start)));
+      start = comma + 1;
+    }
+    return o;
+  }
+};
+InputSettings input_settings;
+
+/// A table of points (CSV, TSV, whitespace, .npy, or "-" for standard input), reporting on stderr
+/// what was detected or left out (a pandas index column, a header) so nothing happens silently.
+nldr::Matrix<double> read_points(const std::string& path, bool data_columns = true) {
+  nldr::io::ReadOptions options = data_columns ? input_settings.options() : nldr::io::ReadOptions{};
+  auto read = nldr::io::read_matrix<double>(path, options);
+  if (!input_settings.quiet)
+    for (const auto& note : read.notes) std::cerr << "nldr: " << nldr::io::input_name(path) << ": " << note << '\n';
+  return std::move(read.values);
+}
+
+/// --out-header: a first line d1,...,dd (CSV); none for .npy.
+bool out_header = false;
+
+void write_points(const std::string& path, const nldr::Matrix<double>& Y, const std::string& prefix = "d") {
+  nldr::io::WriteOptions options;
+  if (out_header)
+    for (Eigen::Index c = 0; c < Y.cols(); ++c) options.header.push_back(prefix + std::to_string(c + 1));
+  nldr::io::write_matrix(path, Y, options);
+}
 
 /// One value per point (labels or colors) from a one-column CSV file.
 nldr::Vector<double> read_column(const std::string& path, nldr::index_t n, const std::string& parameter) {
@@ -99,13 +160,14 @@ struct GenerateArgs {
 };
 
 int generate(const GenerateArgs& a) {
+  check_distinct({{"--out", a.out.path}, {"--truth", a.truth.path}, {"--labels", a.labels.path}, {"--color", a.color.path}});
   for (const Output* o : {&a.out, &a.truth, &a.labels, &a.color}) check_writable(*o);
   const auto data = nldr::datasets::generate<double>(a.dataset, a.options);
   if (a.labels.requested() && data.labels.empty())
     nldr::throw_invalid("labels", "data set \"", a.dataset, "\" has no class labels (clusters-3d has): drop --labels");
-  nldr::io::write_csv(a.out.path, data.points);
-  if (a.truth.requested()) nldr::io::write_csv(a.truth.path, data.intrinsic);
-  if (a.color.requested()) nldr::io::write_csv(a.color.path, data.parameter);
+  write_points(a.out.path, data.points, "x");
+  if (a.truth.requested()) write_points(a.truth.path, data.intrinsic, "t");
+  if (a.color.requested()) write_points(a.color.path, nldr::Matrix<double>(data.parameter), "color");
   if (a.labels.requested()) {
     nldr::io::CsvWriter labels(a.labels.path);
     for (int label : data.labels) labels.write_row(label);
@@ -126,6 +188,7 @@ int neighbors(const NeighborsArgs& a) {
   const nldr::SelectorInfo& selector = nldr::find_selector(a.selector);
   a.flags.require_applicable({{"--selector " + std::string(selector.name), selector.parameters}},
                              "--selector " + std::string(selector.name));
+  check_distinct({{"--out", a.out.path}, {"--json", a.json.path}}, {a.in});
   for (const Output* o : {&a.out, &a.json}) check_writable(*o);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
@@ -165,7 +228,7 @@ struct EmbedArgs {
 /// A directed graph on n points from an edges CSV (i,j,distance per line, 0-based) as `nldr
 /// neighbors` writes it.
 nldr::NeighborGraph<double> read_graph(const std::string& path, nldr::index_t n) {
-  const nldr::Matrix<double> edges = read_points(path);
+  const nldr::Matrix<double> edges = read_points(path, false);
   if (edges.cols() != 3)
     nldr::throw_invalid("graph", path, " has ", edges.cols(), " columns: a graph file holds one edge i,j,distance "
                         "per line (as nldr neighbors writes it)");
@@ -204,6 +267,8 @@ int embed(EmbedArgs& a) {
     nldr::throw_invalid("color", "--color colors the --plot: add --plot Y.svg or drop --color");
   nldr::ParameterValues method_values = a.flags.given(method.parameters);
   const nldr::index_t dim = method_values.count("dim") ? nldr::index_t(std::stol(method_values["dim"])) : 2;
+  check_distinct({{"--out", a.out.path}, {"--json", a.json.path}, {"--plot", a.plot.path}, {"--save-model", a.model.path}},
+                 {a.in, a.distances_file, a.graph_file, a.color.path});
   for (const Output* o : {&a.out, &a.json, &a.plot, &a.model}) check_writable(*o);
   if (a.plot.requested() && dim < 2)
     nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
@@ -258,7 +323,7 @@ int embed(EmbedArgs& a) {
   report["results"] = nldr_tool::results_json(model.results());
 
   clock.restart();
-  nldr::io::write_csv(a.out.path, model.coordinates());
+  write_points(a.out.path, model.coordinates());
   if (a.model.requested()) nldr::save_model(model, a.model.path);
   if (a.plot.requested()) {
     nldr::io::ScatterOptions options{.title = std::string(method.name) + " of " + Path(from_distances ? a.distances_file : a.in).filename().string()};
@@ -279,6 +344,7 @@ struct TransformArgs {
 };
 
 int transform(const TransformArgs& a) {
+  check_distinct({{"--out", a.out.path}, {"--json", a.json.path}}, {a.model, a.in});
   for (const Output* o : {&a.out, &a.json}) check_writable(*o);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
@@ -291,7 +357,7 @@ int transform(const TransformArgs& a) {
   const nldr::Matrix<double> Y = model.transform(X);
   times.add("transform", clock.seconds());
   clock.restart();
-  nldr::io::write_csv(a.out.path, Y);
+  write_points(a.out.path, Y);
   times.add("write", clock.seconds());
   JsonValue report;
   report["command"] = "transform";
@@ -448,9 +514,26 @@ void add_json_option(CLI::App& command, Output& json) {
       ->type_name("[PATH]");
 }
 
+/// --header, --index-col, --columns, --quiet: how the input tables are read (docs/io.md).
+void add_input_options(CLI::App& command) {
+  command.add_option("--header", input_settings.header,
+                     "Input header line: auto (recognizes a non-numeric first line and pandas' defaults), yes, no")
+      ->check(CLI::IsMember({"auto", "yes", "no"}))
+      ->capture_default_str();
+  command.add_option("--index-col", input_settings.index_col,
+                     "Input row-index column to leave out: a name or 0-based position, or none (default: pandas' "
+                     "unnamed 0..N-1 index is recognized and left out, with a note)");
+  command.add_option("--columns", input_settings.columns, "Input data columns, comma-separated names or positions");
+  command.add_flag("--quiet,-q", input_settings.quiet, "Print no notes on stderr");
+}
+
+void add_output_options(CLI::App& command) {
+  command.add_flag("--out-header", out_header, "Write a first line of column names (d1, d2, ...) to CSV outputs");
+}
+
 void add_threads_option(CLI::App& command, int& threads) {
   command.add_option("--threads", threads, "Worker threads (default: all cores); results do not depend on it")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 4096));
 }
 
 /// The library names a registry parameter as `name = value` (and eigensolver settings as
@@ -498,26 +581,27 @@ int main(int argc, char** argv) {
   generate_cmd->add_option("--n", gen.options.n, "Number of points")->capture_default_str();
   generate_cmd->add_option("--noise", gen.options.noise, "Standard deviation of Gaussian noise")->capture_default_str();
   generate_cmd->add_option("--seed", gen.options.seed, "Random seed (same seed, same data)")->capture_default_str();
-  generate_cmd->add_option("--out", gen.out.path, "Points CSV (N x D)")->required();
+  generate_cmd->add_option("--out,-o", gen.out.path, "Points CSV (N x D)")->required();
   generate_cmd->add_option("--truth", gen.truth.path, "Intrinsic coordinates CSV (N x m)");
   generate_cmd->add_option("--labels", gen.labels.path, "Class labels CSV (clusters-3d)");
   generate_cmd->add_option("--color", gen.color.path, "Generating parameter CSV (for coloring plots)");
 
   NeighborsArgs nb;
   auto* neighbors_cmd = app.add_subcommand("neighbors", "Select neighbors; write the directed edges i,j,distance");
-  neighbors_cmd->add_option("--in", nb.in, "Points CSV (N x D)")->required();
+  neighbors_cmd->add_option("--in,-i", nb.in, "Points CSV (N x D)")->required();
   neighbors_cmd->add_option("--selector", nb.selector, "Neighbor selector: " + selector_names())->capture_default_str();
   nb.flags.add_to(*neighbors_cmd, false, true);
-  neighbors_cmd->add_option("--out", nb.out.path, "Edges CSV, one directed edge i,j,distance per line (0-based)")
+  neighbors_cmd->add_option("--out,-o", nb.out.path, "Edges CSV, one directed edge i,j,distance per line (0-based)")
       ->required();
   add_json_option(*neighbors_cmd, nb.json);
+  add_input_options(*neighbors_cmd);
   add_threads_option(*neighbors_cmd, threads);
 
   EmbedArgs em;
   auto* embed_cmd = app.add_subcommand("embed", "Embed points in d dimensions");
-  embed_cmd->add_option("--in", em.in, "Points CSV (N x D)");
-  embed_cmd->add_option("--out", em.out.path, "Embedding CSV (N x d)")->required();
-  embed_cmd->add_option("--method", em.method, "Method: " + method_names())->required();
+  embed_cmd->add_option("--in,-i", em.in, "Points CSV (N x D)");
+  embed_cmd->add_option("--out,-o", em.out.path, "Embedding CSV (N x d)")->required();
+  embed_cmd->add_option("--method,-m", em.method, "Method: " + method_names())->required();
   em.selector_option =
       embed_cmd->add_option("--selector", em.selector, "Neighbor selector: " + selector_names())->capture_default_str();
   embed_cmd->add_option("--graph", em.graph_file,
@@ -529,22 +613,26 @@ int main(int argc, char** argv) {
   embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");
   add_json_option(*embed_cmd, em.json);
+  add_input_options(*embed_cmd);
+  add_output_options(*embed_cmd);
   add_threads_option(*embed_cmd, threads);
 
   TransformArgs tr;
   auto* transform_cmd = app.add_subcommand("transform", "Place new points with a model saved by embed --save-model");
   transform_cmd->add_option("--model", tr.model, "Model file written by nldr embed --save-model")->required();
-  transform_cmd->add_option("--in", tr.in,
+  transform_cmd->add_option("--in,-i", tr.in,
                             "New points CSV (P x D; for a model fit on --distances: P x N distances to the training "
                             "points)")
       ->required();
-  transform_cmd->add_option("--out", tr.out.path, "Embedding CSV of the new points (P x d)")->required();
+  transform_cmd->add_option("--out,-o", tr.out.path, "Embedding CSV of the new points (P x d)")->required();
   add_json_option(*transform_cmd, tr.json);
+  add_input_options(*transform_cmd);
+  add_output_options(*transform_cmd);
   add_threads_option(*transform_cmd, threads);
 
   EvaluateArgs ev;
   auto* evaluate_cmd = app.add_subcommand("evaluate", "Measure how well an embedding preserves the data");
-  evaluate_cmd->add_option("--in", ev.in, "Points CSV (N x D)")->required();
+  evaluate_cmd->add_option("--in,-i", ev.in, "Points CSV (N x D)")->required();
   evaluate_cmd->add_option("--embedding", ev.embeddings, "Embedding CSV (N x d); several compare on one --plot")
       ->required();
   evaluate_cmd->add_option("--k", ev.options.k, "Neighborhood size of the rank measures")->capture_default_str();
@@ -561,6 +649,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1 << 30));
   evaluate_cmd->add_option("--plot", ev.plot.path, "R_NX(K) curve SVG");
   add_json_option(*evaluate_cmd, ev.json);
+  add_input_options(*evaluate_cmd);
   add_threads_option(*evaluate_cmd, threads);
 
   std::string command;

@@ -23,6 +23,13 @@ inline std::string flag_name(std::string_view parameter) {
   return flag;
 }
 
+/// CLI11's name list of a parameter's flag: the long one, plus a short one for the common two.
+inline std::string flag_names(std::string_view parameter) {
+  if (parameter == "k") return "--k,-k";
+  if (parameter == "dim") return "--dim,-d";
+  return flag_name(parameter);
+}
+
 /// " --a, --b" for a spec list, or " no parameters".
 inline std::string flag_list(std::span<const nldr::ParameterSpec> specs) {
   std::string text;
@@ -56,9 +63,9 @@ class RegistryFlags {
       const auto& [spec, owners] = described;
       const std::string help = std::string(spec.help) + " [" + owners + "; default " + std::string(spec.default_value) + "]";
       if (spec.kind == nldr::ParameterKind::flag)
-        options_[name] = command.add_flag(flag_name(name), flags_[name], help);
+        options_[name] = command.add_flag(flag_names(name), flags_[name], help);
       else
-        options_[name] = command.add_option(flag_name(name), texts_[name], help);
+        options_[name] = command.add_option(flag_names(name), texts_[name], help);
     }
   }
 
