@@ -79,7 +79,7 @@ struct SammonModel : Embedding<T> {
 /// Sammon's mapping of points (Euclidean distances) or of dissimilarities.
 ///
 /// Cost: one O(N^3) inverse of the weighted V, then O(N^2 d) per step, parallel over rows.
-/// Memory: 3 dense N x N doubles (checked before allocating).
+/// Memory: 4 dense N x N doubles at the peak (checked before allocating).
 ///
 /// \code
 /// auto map = nldr::Sammon{{.dim = 2}}.fit(X);
@@ -116,7 +116,8 @@ struct Sammon {
 
  private:
   void check_memory_for(Eigen::Index n) const {
-    detail::check_majorization_memory(n, 3, "Sammon", options.memory_limit);  // delta, weights, Guttman inverse
+    // delta, weights, the Guttman inverse and its factor (or the classical start's B)
+    detail::check_majorization_memory(n, 4, "Sammon", options.memory_limit);
   }
 
   template <Real T>

@@ -103,7 +103,7 @@ struct SmacofModel : Embedding<T> {
 ///
 /// Cost per Guttman transform O(N^2 d), parallel over rows; non-metric sorts the N(N-1)/2 pairs once
 /// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), serial. Weights other than all-ones add one O(N^3) inverse.
-/// Memory: 2 to 5 dense N x N doubles (checked before allocating).
+/// Memory: 2 to 8 dense N x N doubles (checked before allocating).
 ///
 /// \code
 /// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
@@ -167,8 +167,9 @@ struct Smacof {
 
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
-    // delta, the Guttman inverse and the weights; non-metric: disparities, distances and the pair order
-    const int matrices = 1 + (weighted ? 2 : 0) + (options.metric ? 0 : 3);
+    // delta and the classical start's B; weights and the Guttman inverse; non-metric: disparities,
+    // distances, and the sorted pairs with their values (N^2 / 2 x 32 bytes)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 4);
     detail::check_majorization_memory(n, matrices, "Smacof", options.memory_limit);
   }
 

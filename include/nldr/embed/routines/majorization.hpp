@@ -366,8 +366,10 @@ inline Matrix<double> random_start(const MajorizationProblem& problem, index_t d
   return X;
 }
 
-/// One pass over all pairs at configuration X with disparities dhat: the raw stress, sum w d^2 and
-/// B(X) X. Rows run in parallel, their sums are added in row order (thread-count independent).
+/// One pass over all pairs at configuration X with disparities dhat: the raw stress, sum w d^2,
+/// sum w dhat^2 and B(X) X. Rows run in parallel, each summing its j in a fixed order, and the row sums
+/// are added in row order (thread-count independent). Every pair is visited from both ends (the sums
+/// halved): no cross-row reduction, and the loops over j run on contiguous coordinate arrays.
 struct StressPass {
   double raw = 0, distance_norm = 0, disparity_norm = 0;
   Matrix<double> BX;
@@ -375,49 +377,63 @@ struct StressPass {
 
 inline StressPass stress_pass(const MajorizationProblem& problem, const Matrix<double>& dhat, const Matrix<double>& X) {
   const Eigen::Index n = X.rows(), dim = X.cols();
+  const Matrix<double> columns = X.transpose();  // d x N: coordinate c of every point contiguous
   StressPass pass;
-  pass.BX = Matrix<double>::Zero(n, dim);
+  pass.BX.resize(n, dim);
   Eigen::VectorXd raw(n), dnorm(n), hnorm(n);
   const bool unit = problem.weights.size() == 0;
+  struct Scratch {
+    Eigen::ArrayXd d, ratio;
+  };
+  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
+  // Eigen's array reductions are vectorized in a fixed order for a given N (the compiler would not
+  // reorder the sums); the diagonal needs no exception: dhat_ii = d_ii = 0 contributes 0 everywhere.
   parallel_for(0, n, [&](std::int64_t i) {
-    double r = 0, dn = 0, hn = 0;
-    Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(dim);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      if (j == i) continue;
-      const double w = unit ? 1.0 : problem.weights(i, j);
-      if (w == 0) continue;
-      const double d = (X.row(i) - X.row(j)).norm(), h = dhat(i, j);
-      if (d > 0) row += (w * h / d) * (X.row(i) - X.row(j));
-      if (j > i) {
-        r += w * (h - d) * (h - d);
-        dn += w * d * d;
-        hn += w * h * h;
-      }
+    Scratch& s = scratch[std::size_t(thread_index())];
+    s.d.setZero(n);
+    for (Eigen::Index c = 0; c < dim; ++c) s.d += (columns.row(c).array() - columns(c, i)).square();
+    s.d = s.d.sqrt();
+    const auto h = dhat.row(i).array().transpose();
+    if (unit) {
+      raw[i] = (h - s.d).square().sum();
+      dnorm[i] = s.d.square().sum();
+      hnorm[i] = h.square().sum();
+      s.ratio = (s.d > 0).select(h / s.d, 0.0);  // -B_ij
+    } else {
+      const auto w = problem.weights.row(i).array().transpose();
+      raw[i] = (w * (h - s.d).square()).sum();
+      dnorm[i] = (w * s.d.square()).sum();
+      hnorm[i] = (w * h.square()).sum();
+      s.ratio = (s.d > 0).select(w * h / s.d, 0.0);
     }
-    pass.BX.row(i) = row;
-    raw[i] = r;
-    dnorm[i] = dn;
-    hnorm[i] = hn;
+    for (Eigen::Index c = 0; c < dim; ++c)
+      pass.BX(i, c) = (s.ratio * (columns(c, i) - columns.row(c).array().transpose())).sum();
   });
   for (Eigen::Index i = 0; i < n; ++i) {
     pass.raw += raw[i];
     pass.distance_norm += dnorm[i];
     pass.disparity_norm += hnorm[i];
   }
+  pass.raw /= 2;
+  pass.distance_norm /= 2;
+  pass.disparity_norm /= 2;
   return pass;
 }
 
-/// (V + 11^T / N)^-1 for the weights (the Guttman transform's V^+ on vectors orthogonal to 1).
+/// (V + 11^T / N)^-1 for the weights (the Guttman transform's V^+ on vectors orthogonal to 1). Factorized
+/// in place: two N x N matrices at the peak.
 inline Matrix<double> guttman_inverse(const Matrix<double>& weights) {
   const Eigen::Index n = weights.rows();
-  Eigen::MatrixXd V = -Eigen::MatrixXd(weights);
+  Eigen::MatrixXd V = -weights;
   V.diagonal() = weights.rowwise().sum();
   V.array() += 1.0 / double(n);
-  Eigen::LLT<Eigen::MatrixXd> llt(V);
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(V);
   if (llt.info() != Eigen::Success)
     throw convergence_error("stress majorization: V + 11^T/N is not positive definite (weights spanning "
                             "orders of magnitude?): rescale the weights");
-  return llt.solve(Eigen::MatrixXd::Identity(n, n));
+  Matrix<double> inverse = Matrix<double>::Identity(n, n);
+  llt.solveInPlace(inverse);
+  return inverse;
 }
 
 /// Distances of the rows of X, N x N (the non-metric step needs all of them at once).
