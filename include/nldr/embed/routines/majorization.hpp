@@ -436,12 +436,17 @@ inline Matrix<double> guttman_inverse(const Matrix<double>& weights) {
   return inverse;
 }
 
-/// Distances of the rows of X, N x N (the non-metric step needs all of them at once).
+/// Distances of the rows of X, N x N (the non-metric step needs all of them at once); loops over
+/// contiguous coordinates, as stress_pass.
 inline void configuration_distances(const Matrix<double>& X, Matrix<double>& d) {
   const Eigen::Index n = X.rows();
+  const Matrix<double> columns = X.transpose();
   d.resize(n, n);
   parallel_for(0, n, [&](std::int64_t i) {
-    for (Eigen::Index j = 0; j < n; ++j) d(i, j) = (X.row(i) - X.row(j)).norm();
+    auto row = d.row(i).array();
+    row.setZero();
+    for (Eigen::Index c = 0; c < columns.rows(); ++c) row += (columns.row(c).array() - columns(c, i)).square();
+    row = row.sqrt();
   });
 }
 
