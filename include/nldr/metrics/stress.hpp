@@ -6,6 +6,8 @@
 //           coordinates of arbitrary scale): S_scaled = min_alpha S(alpha d) <= S.
 // delta = distances of the reference X (input or ground truth), d = distances in Y. Both passes
 // (sums, then the scaled residual) run over the same pairs, so an exact fit gives exactly 0.
+// Also Sammon's stress (Sammon 1969) E = sum (delta_ij - d_ij)^2 / delta_ij / sum delta_ij, which
+// weighs the errors of small distances up: what nldr::Sammon minimizes.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -111,6 +113,62 @@ Stress kruskal_stress(const A& X, const B& Y, const PairSampling& sampling = {})
   });
   stress.sampled = plan.sampled();
   return stress;
+}
+
+/// Sammon's stress with the pairs used.
+struct SammonStress {
+  double stress = 0;          ///< E >= 0; 0 = every distance reproduced
+  std::uint64_t pairs = 0;    ///< pairs used
+  bool sampled = false;       ///< true when a seeded subsample of pairs was used
+};
+
+/// Sammon's stress (Sammon 1969) E = sum (delta - d)^2 / delta / sum delta of Y (N x d points or
+/// precomputed) against the reference X (N x D points or precomputed), over all N(N-1)/2 pairs, or a
+/// seeded sample of sampling.max_pairs pairs above that (as kruskal_stress). Not scale-free: compare
+/// configurations on the scale of X (as Sammon's mapping returns them). O(pairs (D + d)) time.
+/// \throws nldr::invalid_argument naming "X" when two reference points are at distance 0 (E divides
+/// by it), "X", "Y" or "max_pairs" on bad input.
+///
+/// \code
+/// double e = nldr::metrics::sammon_stress(X, Y).stress;   // MASS::sammon's `stress`
+/// \endcode
+template <MetricInput A, MetricInput B>
+SammonStress sammon_stress(const A& X, const B& Y, const PairSampling& sampling = {}) {
+  detail::check_scalars<A, B>();
+  using T = input_scalar_t<A>;
+  const detail::InputView<T> x(X, "X"), y(Y, "Y");
+  const index_t n = detail::validate_pair(x, y);
+  const detail::PairPlan plan(n, sampling);
+  struct Sums {
+    double weighted = 0, delta = 0;
+    index_t zero_i = -1, zero_j = -1;  // first pair at reference distance 0
+  };
+  std::vector<Sums> sums(static_cast<std::size_t>(plan.blocks()));
+  parallel_for(0, plan.blocks(), [&](std::int64_t b) {
+    Sums& s = sums[std::size_t(b)];
+    plan.for_each(b, [&](std::uint64_t, index_t i, index_t j) {
+      const double delta = x.distance(i, j), d = y.distance(i, j);
+      if (!(delta > 0)) {
+        if (s.zero_i < 0) s.zero_i = i, s.zero_j = j;
+        return;
+      }
+      s.weighted += (delta - d) * (delta - d) / delta;
+      s.delta += delta;
+    });
+  });
+  SammonStress result;
+  double delta_sum = 0;
+  for (const Sums& s : sums) {
+    if (s.zero_i >= 0)
+      throw_invalid("X", "reference points ", s.zero_i, " and ", s.zero_j, " are at distance 0: Sammon's stress "
+                    "divides by every reference distance; remove duplicate points");
+    result.stress += s.weighted;
+    delta_sum += s.delta;
+  }
+  result.stress /= delta_sum;
+  result.pairs = plan.count();
+  result.sampled = plan.sampled();
+  return result;
 }
 
 /// Options of the local stress: Omega_i = the k nearest of i in X plus `random_pairs` random others.

@@ -1,0 +1,208 @@
+// SMACOF: metric and non-metric multidimensional scaling by stress majorization (de Leeuw 1977;
+// Borg & Groenen 2005, ch. 8-9; Kruskal 1964 for the non-metric monotone regression). The optimizer is
+// shared with Sammon's mapping (embed/routines/majorization.hpp); docs/methods/smacof.md.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
+#include <nldr/embed/embedding.hpp>
+#include <nldr/embed/routines/majorization.hpp>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace nldr {
+
+/// Options of Smacof.
+struct SmacofOptions {
+  index_t dim = 2;  ///< target dimension d, 1 <= d < N
+  /// true: disparities = the dissimilarities (metric MDS); false: their monotone regression on the
+  /// distances (non-metric MDS, Kruskal 1964), so only the order of the dissimilarities matters.
+  bool metric = true;
+  TieApproach ties = TieApproach::primary;  ///< non-metric only: how tied dissimilarities are treated
+  MajorizationInit init = MajorizationInit::classical_mds;
+  int n_init = 1;              ///< runs (restarts), >= 1; the one of least stress is kept
+  std::uint64_t seed = 0;      ///< seed of the random starts (run r uses its own stream)
+  int max_iterations = 300;    ///< Guttman transforms per run, >= 1 (scikit-learn's max_iter)
+  /// Stop when one transform lowers the raw stress by less than this fraction of it, >= 0.
+  double tolerance = 1e-4;
+  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
+};
+
+/// A fitted SMACOF: the configuration, every stress normalization, and what transform() needs.
+/// Stress numbers (w = weights, dhat = disparities, d = configuration distances, over pairs i < j):
+template <Real T>
+struct SmacofModel : Embedding<T> {
+  /// Raw stress sum w (dhat - d)^2: scikit-learn 1.2's MDS.stress_ (metric; normalized_stress=False).
+  /// Non-metric: dhat is scaled to sum w dhat^2 = sum w delta^2 (scikit-learn scales differently).
+  double stress = 0;
+  /// sqrt(stress / sum w dhat^2), stress-1 with the disparities in the denominator: scikit-learn 1.2's
+  /// stress_ with normalized_stress=True, and R smacof's `stress`.
+  double normalized_stress = 0;
+  /// Kruskal's stress-1 with the distances in the denominator, sqrt(sum w (d - f)^2 / sum w d^2),
+  /// f the unscaled monotone regression of d (metric: f = delta): R's MASS::isoMDS `stress` / 100.
+  double kruskal_stress = 0;
+  int iterations = 0;  ///< Guttman transforms of the kept run
+  MajorizationStatus status = MajorizationStatus::iteration_limit;
+  int best_run = 0;                    ///< the kept run (0-based; run 0 starts from classical MDS by default)
+  std::vector<double> stress_history;  ///< raw stress of the kept run, before and after each transform
+  bool metric = true;
+  Matrix<T> training_points;  ///< N x D copy of the points (empty after fit_distances)
+  /// Non-metric: the fitted map dissimilarity -> disparity (knots, increasing), used by transform.
+  std::vector<double> map_dissimilarities, map_disparities;
+  int transform_iterations = 300;   ///< single-point updates per new point (the fit's max_iterations)
+  double transform_tolerance = 1e-4;
+
+  /// Places new points (P x D, same D) with the configuration fixed: each minimizes its own stress
+  /// to the N training points, sum_i (dhat_i - ||y - y_i||)^2, by the single-point Guttman update from
+  /// the coordinates of its nearest training point (dhat_i = the Euclidean distance; non-metric: its
+  /// image under the fitted monotone map, linear between knots, constant beyond the ends).
+  /// O(P N (D + d * iterations)). \throws nldr::invalid_argument naming "X_new", or when fit from distances.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    static_assert(std::is_same_v<typename Derived::Scalar, T>, "SmacofModel::transform: same scalar as fit");
+    if (training_points.size() == 0)
+      throw_invalid("X_new", "this model was fit on dissimilarities: use transform_distances");
+    if (X_new.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
+    return place(detail::distances_to_training(training_points, X_new));
+  }
+
+  /// The same from dissimilarities: `distances` P x N, row p = new point p to every training point.
+  template <class Derived>
+  Matrix<T> transform_distances(const Eigen::MatrixBase<Derived>& distances) const {
+    if (distances.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
+    return place(detail::validated_new_dissimilarities(distances, this->coordinates.rows()));
+  }
+
+ private:
+  Matrix<T> place(Matrix<double> targets) const {
+    if (!metric)
+      for (Eigen::Index p = 0; p < targets.rows(); ++p)
+        for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
+    return detail::place_points(this->coordinates.template cast<double>(), targets, false, transform_iterations,
+                                transform_tolerance)
+        .template cast<T>();
+  }
+  double disparity_of(double delta) const {
+    const auto upper = std::upper_bound(map_dissimilarities.begin(), map_dissimilarities.end(), delta);
+    if (upper == map_dissimilarities.begin()) return map_disparities.front();
+    if (upper == map_dissimilarities.end()) return map_disparities.back();
+    const auto b = std::size_t(upper - map_dissimilarities.begin());
+    const double t = (delta - map_dissimilarities[b - 1]) / (map_dissimilarities[b] - map_dissimilarities[b - 1]);
+    return map_disparities[b - 1] + t * (map_disparities[b] - map_disparities[b - 1]);
+  }
+};
+
+/// SMACOF multidimensional scaling of points (Euclidean distances) or of dissimilarities.
+///
+/// Cost per Guttman transform O(N^2 d), parallel over rows; non-metric sorts the N(N-1)/2 pairs once
+/// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), serial. Weights other than all-ones add one O(N^3) inverse.
+/// Memory: 2 to 8 dense N x N doubles (checked before allocating).
+///
+/// \code
+/// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
+/// mds.kruskal_stress;               // as MASS::isoMDS (/100)
+/// auto placed = mds.transform(X_new);
+/// auto from_d = nldr::Smacof{{.dim = 2}}.fit_distances(D, W);   // W(i, j) = 0: D(i, j) missing
+/// \endcode
+struct Smacof {
+  SmacofOptions options;
+
+  /// X: N x D points (finite, N >= 3, not all identical).
+  /// \throws nldr::invalid_argument ("X", "dim", "n_init", ...), nldr::memory_limit_exceeded.
+  template <class Derived>
+  SmacofModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "nldr::Smacof: the points must be float or double");
+    validate_points(X, "X", 3);
+    validate_not_all_identical(X);
+    validate_distance_range<double>(X, X.rows() * X.rows());
+    check_memory_for(X.rows(), false);
+    Stopwatch clock;
+    detail::MajorizationProblem problem{detail::euclidean_dissimilarities(X), {}, !options.metric, options.ties};
+    StageTimes times;
+    times.add("dissimilarities", clock.seconds());
+    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
+    model.training_points = X;
+    return model;
+  }
+
+  /// distances: N x N dissimilarities (finite, >= 0, symmetric, zero diagonal), N >= 3.
+  template <class Derived>
+  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
+    check_memory_for(distances.rows(), false);
+    Stopwatch clock;
+    detail::MajorizationProblem problem{detail::validated_dissimilarities(distances, "distances", 3), {},
+                                        !options.metric, options.ties};
+    StageTimes times;
+    times.add("dissimilarities", clock.seconds());
+    return solve<T>(std::move(problem), std::move(times));
+  }
+
+  /// The same with weights (N x N, finite, >= 0, symmetric; 0 marks a missing dissimilarity, whose
+  /// entry in `distances` is then not read beyond validation). The positive weights must connect all
+  /// points. \throws nldr::invalid_argument naming "weights".
+  template <class Derived, class WeightDerived>
+  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances,
+                                                      const Eigen::MatrixBase<WeightDerived>& weights) const {
+    using T = typename Derived::Scalar;
+    static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
+    check_memory_for(distances.rows(), true);
+    Stopwatch clock;
+    detail::MajorizationProblem problem{detail::validated_dissimilarities(distances, "distances", 3), {},
+                                        !options.metric, options.ties};
+    problem.weights = detail::validated_weights(weights, problem.delta.rows());
+    StageTimes times;
+    times.add("dissimilarities", clock.seconds());
+    return solve<T>(std::move(problem), std::move(times));
+  }
+
+ private:
+  void check_memory_for(Eigen::Index n, bool weighted) const {
+    // delta and the classical start's B; weights and the Guttman inverse; non-metric: disparities,
+    // distances, and the sorted pairs with their values (N^2 / 2 x 32 bytes)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 4);
+    detail::check_majorization_memory(n, matrices, "Smacof", options.memory_limit);
+  }
+
+  template <Real T>
+  SmacofModel<T> solve(detail::MajorizationProblem problem, StageTimes times) const {
+    if (options.ties != TieApproach::primary && options.ties != TieApproach::secondary)
+      throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
+    const detail::MajorizationSettings settings{options.dim,           options.init,       options.n_init,
+                                                options.seed,          options.max_iterations, options.tolerance};
+    detail::validate_settings(settings, problem.delta.rows());
+    Stopwatch clock;
+    detail::MajorizationResult best = detail::majorize(problem, settings, "Smacof");
+    times.add("majorization", clock.seconds());
+    SmacofModel<T> model;
+    model.coordinates = best.X.cast<T>();
+    model.times = std::move(times);
+    model.solver.solver = options.metric ? "smacof" : "smacof-nonmetric";
+    model.solver.iterations = best.iterations;
+    model.solver.converged = best.status == MajorizationStatus::converged;
+    model.stress = best.raw_stress;
+    model.normalized_stress = best.disparity_norm > 0 ? std::sqrt(best.raw_stress / best.disparity_norm) : 0.0;
+    model.kruskal_stress = best.kruskal_stress;
+    model.iterations = best.iterations;
+    model.status = best.status;
+    model.best_run = best.best_run;
+    model.stress_history = std::move(best.stress_history);
+    model.metric = options.metric;
+    model.map_dissimilarities = std::move(best.map_delta);
+    model.map_disparities = std::move(best.map_dhat);
+    model.transform_iterations = options.max_iterations;
+    model.transform_tolerance = options.tolerance;
+    return model;
+  }
+};
+
+}  // namespace nldr

@@ -1,0 +1,141 @@
+// Sammon's mapping: stress 0 on points of a plane (closed form), Sammon's stress equal to or below
+// R's MASS::sammon on committed data (tests/data/make_mds_references.py), the reported stress against
+// the formula, monotone stress, transform, thread-count independence and named errors.
+#include "catch.hpp"
+#include "mds_references.hpp"
+
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/random.hpp>
+#include <nldr/embed/sammon.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace sammon_test {
+
+/// N points of a tilted plane in 3-D: Sammon's stress 0 exists in 2-D.
+template <class T>
+nldr::Matrix<T> plane_points(int n, std::uint64_t seed) {
+  nldr::Random random(seed);
+  nldr::Matrix<T> X(n, 3);
+  for (int i = 0; i < n; ++i) {
+    const double u = random.normal(), v = 2 * random.normal();
+    X.row(i) << T(0.6 * u + 0.8 * v), T(0.8 * u - 0.6 * v), T(0.5 * u);  // not orthonormal: any linear image
+  }
+  return X;
+}
+
+template <class T>
+nldr::Matrix<T> distances(const nldr::Matrix<T>& X) {
+  nldr::Matrix<T> D(X.rows(), X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < X.rows(); ++j)
+      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
+  return D;
+}
+
+/// Sammon's stress of configuration Y for dissimilarities D, literally.
+template <class A, class B>
+double sammon_formula(const A& D, const B& Y) {
+  double numerator = 0, denominator = 0;
+  for (Eigen::Index i = 0; i < D.rows(); ++i)
+    for (Eigen::Index j = i + 1; j < D.rows(); ++j) {
+      const double delta = D(i, j), d = (Y.row(i).template cast<double>() - Y.row(j).template cast<double>()).norm();
+      numerator += (delta - d) * (delta - d) / delta;
+      denominator += delta;
+    }
+  return numerator / denominator;
+}
+
+bool stress_never_rises(const std::vector<double>& history) {
+  for (std::size_t k = 1; k < history.size(); ++k)
+    if (history[k] > history[k - 1] + 1e-14) return false;  // E is relative: its rounding is ~1e-16
+  return true;
+}
+
+}  // namespace sammon_test
+
+TEMPLATE_TEST_CASE("Sammon reaches stress 0 on points of a plane", "[sammon]", float, double) {
+  using namespace sammon_test;
+  const bool single = std::is_same_v<TestType, float>;
+  const auto X = plane_points<TestType>(25, 1);
+  const auto model = nldr::Sammon{{.dim = 2, .init = nldr::MajorizationInit::random, .n_init = 2,
+                                   .max_iterations = 5000, .tolerance = 1e-12}}
+                         .fit(X);
+  CHECK(model.stress < (single ? 1e-6 : 1e-8));
+  CHECK(stress_never_rises(model.stress_history));
+  CHECK(model.status == nldr::MajorizationStatus::converged);
+  // The reported stress is the formula's for the returned coordinates.
+  CHECK_THAT(model.stress, WithinAbs(sammon_formula(distances(X), model.coordinates), single ? 1e-6 : 1e-12));
+}
+
+TEST_CASE("Sammon: stress equal to or below MASS::sammon", "[sammon][reference]") {
+  using namespace sammon_test;
+  const auto roll = mds_references::matrix<double>("mds_swiss_roll.csv");
+  const auto euro = mds_references::matrix<double>("mds_eurodist.csv");
+  for (const auto& [name, D] : {std::pair{"swiss_roll", distances(roll)}, std::pair{"eurodist", euro}}) {
+    INFO(name);
+    const auto model = nldr::Sammon{{.dim = 2, .max_iterations = 20000, .tolerance = 1e-10}}.fit_distances(D);
+    CHECK(model.stress <= mds_references::stress(name, "mass_sammon", "sammon") * (1 + 1e-4));
+    CHECK_THAT(model.stress, WithinRel(sammon_formula(D, model.coordinates), 1e-10));
+    CHECK(stress_never_rises(model.stress_history));
+  }
+  // Points and their distance matrix give the same map.
+  const auto from_points = nldr::Sammon{{.dim = 2}}.fit(roll);
+  const auto from_distances = nldr::Sammon{{.dim = 2}}.fit_distances(distances(roll));
+  CHECK((from_points.coordinates - from_distances.coordinates).cwiseAbs().maxCoeff() < 1e-8);
+}
+
+TEMPLATE_TEST_CASE("Sammon transform places new points with the map fixed", "[sammon][transform]", float, double) {
+  using namespace sammon_test;
+  const bool single = std::is_same_v<TestType, float>;
+  const auto all = plane_points<TestType>(50, 2);
+  const nldr::Matrix<TestType> train = all.topRows(40), fresh = all.bottomRows(10);
+  const auto model = nldr::Sammon{{.dim = 2, .max_iterations = 20000, .tolerance = 1e-14}}.fit(train);
+  const auto placed = model.transform(fresh);
+  for (Eigen::Index p = 0; p < 10; ++p)
+    for (Eigen::Index i = 0; i < 40; ++i) {
+      const double original = (fresh.row(p) - train.row(i)).template cast<double>().norm();
+      const double embedded = (placed.row(p) - model.coordinates.row(i)).template cast<double>().norm();
+      CHECK_THAT(embedded, WithinAbs(original, single ? 1e-3 : 1e-5));
+    }
+  // A training point lands exactly on its own coordinates (distance 0 to itself).
+  CHECK(model.transform(train.topRows(4)) == model.coordinates.topRows(4));
+  const nldr::Matrix<TestType> rows = distances(all).bottomLeftCorner(10, 40);
+  CHECK((model.transform_distances(rows) - placed).cwiseAbs().maxCoeff() < (single ? 1e-3 : 1e-8));
+}
+
+TEST_CASE("Sammon does not depend on the thread count", "[sammon][determinism]") {
+  using namespace sammon_test;
+  const auto X = mds_references::matrix<double>("mds_swiss_roll.csv");
+  const auto run = [&] { return nldr::Sammon{{.dim = 2, .n_init = 2}}.fit(X).coordinates; };
+  const int before = nldr::max_threads();
+  nldr::set_threads(1);
+  const auto one = run();
+  for (const int threads : {2, 3}) {
+    nldr::set_threads(threads);
+    CHECK(run() == one);
+  }
+  nldr::set_threads(before);
+}
+
+TEST_CASE("Sammon refuses bad input with named errors", "[sammon][hostile]") {
+  using namespace sammon_test;
+  auto X = plane_points<double>(10, 3);
+  CHECK_THROWS_CONTAINING(nldr::Sammon{{.dim = 0}}.fit(X), nldr::invalid_argument, "dim");
+  CHECK_THROWS_CONTAINING(nldr::Sammon{{.n_init = 0}}.fit(X), nldr::invalid_argument, "n_init");
+  auto infinite = X;
+  infinite(2, 0) = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit(infinite), nldr::invalid_argument, "X(2, 0)");
+  auto duplicate = X;
+  duplicate.row(6) = duplicate.row(3);
+  CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit(duplicate), nldr::invalid_argument, "points 3 and 6");
+  auto D = distances(X);
+  D(0, 0) = 1;
+  CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit_distances(D), nldr::invalid_argument, "distances(0, 0)");
+  CHECK_THROWS_AS(nldr::Sammon{{.memory_limit = 100}}.fit(X), nldr::memory_limit_exceeded);
+  const auto model = nldr::Sammon{}.fit(X);
+  CHECK_THROWS_CONTAINING(model.transform(X.leftCols(2)), nldr::invalid_argument, "X_new");
+}

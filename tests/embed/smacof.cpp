@@ -1,0 +1,267 @@
+// SMACOF (metric and non-metric): stress 0 on Euclidean distances (closed form), stress equal to or
+// below scikit-learn 1.2's MDS and R's MASS::isoMDS on committed data (tests/data/make_mds_references.py),
+// missing dissimilarities through weights, the monotone regression against its min-max formula,
+// monotone stress, transform, thread-count independence and named errors.
+#include "catch.hpp"
+#include "mds_references.hpp"
+
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/random.hpp>
+#include <nldr/embed/smacof.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace smacof_test {
+
+template <class T>
+nldr::Matrix<T> gaussian(int n, int d, std::uint64_t seed) {
+  nldr::Random random(seed);
+  nldr::Matrix<T> X(n, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) X(i, j) = T(random.normal() * (1 + j));
+  return X;
+}
+
+template <class T>
+nldr::Matrix<T> distances(const nldr::Matrix<T>& X) {
+  nldr::Matrix<T> D(X.rows(), X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < X.rows(); ++j)
+      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
+  return D;
+}
+
+/// Largest |D_X(i, j) - D_Y(i, j)| relative to the largest D_X.
+template <class A, class B>
+double distance_error(const A& X, const B& Y) {
+  const auto DX = distances<double>(X.template cast<double>()), DY = distances<double>(Y.template cast<double>());
+  return (DX - DY).cwiseAbs().maxCoeff() / DX.maxCoeff();
+}
+
+/// Every step lowers the stress or keeps it, up to the rounding of a sum whose terms reach `scale`
+/// (sum delta^2: near stress 0 the sum's rounding is all that changes).
+bool non_increasing(const std::vector<double>& history, double scale) {
+  for (std::size_t k = 1; k < history.size(); ++k)
+    if (history[k] > history[k - 1] + 1e-13 * scale) return false;
+  return true;
+}
+
+template <class Derived>
+double squared_sum(const Eigen::MatrixBase<Derived>& D) {
+  return D.template cast<double>().squaredNorm() / 2;
+}
+
+/// Isotonic regression by its min-max formula (Barlow et al. 1972): f_k = max_{i<=k} min_{j>=k} mean(y_i..y_j).
+std::vector<double> min_max_isotonic(const std::vector<double>& y, const std::vector<double>& w) {
+  const std::size_t n = y.size();
+  std::vector<double> f(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i <= k; ++i) {
+      double least = std::numeric_limits<double>::infinity();
+      for (std::size_t j = k; j < n; ++j) {
+        double sum = 0, weight = 0;
+        for (std::size_t m = i; m <= j; ++m) sum += w[m] * y[m], weight += w[m];
+        least = std::min(least, sum / weight);
+      }
+      best = std::max(best, least);
+    }
+    f[k] = best;
+  }
+  return f;
+}
+
+}  // namespace smacof_test
+
+TEMPLATE_TEST_CASE("SMACOF reaches stress 0 on the Euclidean distances of points in d dimensions", "[smacof]", float,
+                   double) {
+  using namespace smacof_test;
+  const auto X = gaussian<TestType>(40, 3, 1);
+  const bool single = std::is_same_v<TestType, float>;
+  // From random starts (classical MDS would already be exact), four runs.
+  const auto model = nldr::Smacof{{.dim = 3, .init = nldr::MajorizationInit::random, .n_init = 4,
+                                   .max_iterations = 20000, .tolerance = 1e-13}}
+                         .fit(X);
+  CHECK(model.coordinates.rows() == 40);
+  CHECK(model.coordinates.cols() == 3);
+  CHECK(model.normalized_stress < (single ? 1e-3 : 1e-5));
+  CHECK(model.kruskal_stress < (single ? 1e-3 : 1e-5));
+  CHECK(distance_error(X, model.coordinates) < (single ? 1e-3 : 1e-5));
+  CHECK(non_increasing(model.stress_history, squared_sum(distances(X))));
+  // From classical MDS the start is exact up to rounding, and the first transform stops.
+  const auto classical = nldr::Smacof{{.dim = 3}}.fit_distances(distances(X));
+  CHECK(classical.status == nldr::MajorizationStatus::converged);
+  CHECK(classical.normalized_stress < (single ? 1e-5 : 1e-12));
+}
+
+TEST_CASE("SMACOF: stress equal to or below scikit-learn 1.2's MDS and MASS::isoMDS", "[smacof][reference]") {
+  using namespace smacof_test;
+  const auto roll = mds_references::matrix<double>("mds_swiss_roll.csv");
+  const auto euro = mds_references::matrix<double>("mds_eurodist.csv");
+  for (const auto& [name, D] : {std::pair{"swiss_roll", distances(roll)}, std::pair{"eurodist", euro}}) {
+    INFO(name);
+    // Metric: raw stress sum (delta - d)^2, the number scikit-learn's MDS.stress_ reports.
+    const auto metric = nldr::Smacof{{.dim = 2, .n_init = 4, .max_iterations = 3000, .tolerance = 1e-9}}.fit_distances(D);
+    CHECK(metric.stress <= mds_references::stress(name, "sklearn_mds_metric", "raw") * (1 + 1e-4));
+    CHECK(non_increasing(metric.stress_history, squared_sum(D)));
+    // Non-metric: Kruskal's stress-1 (distances in the denominator), MASS::isoMDS's stress / 100.
+    const auto nonmetric = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4, .max_iterations = 3000,
+                                         .tolerance = 1e-9}}
+                               .fit_distances(D);
+    CHECK(nonmetric.kruskal_stress <= mds_references::stress(name, "mass_isomds", "kruskal") * (1 + 1e-3));
+    CHECK(nonmetric.kruskal_stress <= mds_references::stress(name, "sklearn_mds_nonmetric", "kruskal") * (1 + 1e-3));
+    CHECK(non_increasing(nonmetric.stress_history, squared_sum(D)));
+  }
+}
+
+TEMPLATE_TEST_CASE("SMACOF with weights ignores missing dissimilarities", "[smacof]", float, double) {
+  using namespace smacof_test;
+  const auto X = gaussian<TestType>(30, 2, 2);
+  nldr::Matrix<TestType> D = distances(X), W = nldr::Matrix<TestType>::Ones(30, 30);
+  nldr::Random random(3);
+  for (int i = 0; i < 30; ++i)
+    for (int j = i + 1; j < 30; ++j)
+      if (random.uniform() < 0.3) {  // a third missing, their entries garbage
+        W(i, j) = W(j, i) = 0;
+        D(i, j) = D(j, i) = TestType(100);
+      }
+  const auto model = nldr::Smacof{{.dim = 2, .max_iterations = 20000, .tolerance = 1e-13}}.fit_distances(D, W);
+  CHECK(non_increasing(model.stress_history, squared_sum(D)));
+  // The present 70% of the pairs pin the configuration: all distances, missing ones included, come back.
+  CHECK(distance_error(X, model.coordinates) < (std::is_same_v<TestType, float> ? 1e-3 : 1e-6));
+}
+
+TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary or secondary", "[smacof]") {
+  using namespace smacof_test;
+  nldr::Random random(4);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> y(12), w(12);
+    for (std::size_t k = 0; k < y.size(); ++k) y[k] = random.normal(), w[k] = 0.1 + random.uniform();
+    const auto expected = min_max_isotonic(y, w);
+    nldr::detail::pool_adjacent_violators(y, w);
+    for (std::size_t k = 0; k < y.size(); ++k) CHECK_THAT(y[k], WithinAbs(expected[k], 1e-12));
+  }
+  // Four points; pairs (0,1), (0,2) tied at delta 1, the others at 2. Configuration distances 3 and 1 for
+  // the tied pair: the primary approach orders the tie by distance (no violation inside it), the
+  // secondary one gives both the same disparity.
+  nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(4, 4), {}, true, nldr::TieApproach::primary};
+  problem.delta << 0, 1, 1, 2, 1, 0, 2, 2, 1, 2, 0, 2, 2, 2, 2, 0;
+  nldr::Matrix<double> d(4, 4), dhat = nldr::Matrix<double>::Zero(4, 4);
+  d << 0, 3, 1, 5, 3, 0, 5, 5, 1, 5, 0, 5, 5, 5, 5, 0;
+  nldr::detail::MonotoneRegression primary(problem);
+  const double primary_scale = primary.fit(problem, d, dhat);
+  CHECK_THAT(dhat(0, 1) / primary_scale, WithinAbs(3, 1e-12));
+  CHECK_THAT(dhat(0, 2) / primary_scale, WithinAbs(1, 1e-12));
+  // Normalization: sum dhat^2 = sum delta^2 over the pairs.
+  const double delta_norm = 2 * 1 + 4 * 4;
+  double norm = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) norm += dhat(i, j) * dhat(i, j);
+  CHECK_THAT(norm, WithinRel(delta_norm, 1e-12));
+  problem.ties = nldr::TieApproach::secondary;
+  nldr::detail::MonotoneRegression secondary(problem);
+  const double secondary_scale = secondary.fit(problem, d, dhat);
+  CHECK_THAT(dhat(0, 1) / secondary_scale, WithinAbs(2, 1e-12));
+  CHECK_THAT(dhat(0, 2) / secondary_scale, WithinAbs(2, 1e-12));
+}
+
+TEMPLATE_TEST_CASE("SMACOF transform places new points with the configuration fixed", "[smacof][transform]", float,
+                   double) {
+  using namespace smacof_test;
+  const bool single = std::is_same_v<TestType, float>;
+  const auto all = gaussian<TestType>(50, 2, 5);
+  const nldr::Matrix<TestType> train = all.topRows(40), fresh = all.bottomRows(10);
+  const auto model = nldr::Smacof{{.dim = 2, .max_iterations = 5000, .tolerance = 1e-12}}.fit(train);
+  // Exact training fit: a new point's distances to the training points are reproduced exactly.
+  const auto placed = model.transform(fresh);
+  REQUIRE(placed.rows() == 10);
+  for (Eigen::Index p = 0; p < 10; ++p)
+    for (Eigen::Index i = 0; i < 40; ++i) {
+      const double original = (fresh.row(p) - train.row(i)).template cast<double>().norm();
+      const double embedded = (placed.row(p) - model.coordinates.row(i)).template cast<double>().norm();
+      CHECK_THAT(embedded, WithinAbs(original, single ? 1e-3 : 1e-6));
+    }
+  // A training point goes back onto itself; from distances the same.
+  CHECK((model.transform(train.topRows(3)) - model.coordinates.topRows(3)).cwiseAbs().maxCoeff() <
+        (single ? 1e-3 : 1e-8));
+  const auto from_distances = nldr::Smacof{{.dim = 2}}.fit_distances(distances(train));
+  const nldr::Matrix<TestType> rows = distances(all).bottomLeftCorner(10, 40);
+  CHECK((from_distances.transform_distances(rows) - placed).cwiseAbs().maxCoeff() < (single ? 1e-2 : 1e-5));
+  // Non-metric: training points land near their own coordinates (the monotone map is close to linear).
+  const auto nonmetric = nldr::Smacof{{.dim = 2, .metric = false}}.fit(train);
+  const double scale = nonmetric.coordinates.cwiseAbs().maxCoeff();
+  CHECK((nonmetric.transform(train) - nonmetric.coordinates).cwiseAbs().maxCoeff() < 0.1 * scale);
+}
+
+TEST_CASE("SMACOF does not depend on the thread count", "[smacof][determinism]") {
+  using namespace smacof_test;
+  const auto X = gaussian<double>(120, 4, 6);
+  nldr::Matrix<double> W = nldr::Matrix<double>::Ones(120, 120);
+  for (int i = 0; i < 120; ++i) W(i, (i + 1) % 120) = W((i + 1) % 120, i) = 3;
+  const auto run = [&] {
+    std::vector<nldr::Matrix<double>> out;
+    out.push_back(nldr::Smacof{{.dim = 2, .n_init = 2}}.fit(X).coordinates);
+    out.push_back(nldr::Smacof{{.dim = 2, .metric = false}}.fit(X).coordinates);
+    out.push_back(nldr::Smacof{{.dim = 2}}.fit_distances(distances(X), W).coordinates);
+    return out;
+  };
+  const int before = nldr::max_threads();
+  nldr::set_threads(1);
+  const auto one = run();
+  for (const int threads : {2, 3}) {
+    nldr::set_threads(threads);
+    const auto many = run();
+    for (std::size_t k = 0; k < one.size(); ++k) CHECK(one[k] == many[k]);
+  }
+  nldr::set_threads(before);
+}
+
+TEST_CASE("SMACOF reports an iteration limit as such", "[smacof]") {
+  using namespace smacof_test;
+  const auto X = gaussian<double>(30, 4, 7);
+  const auto capped = nldr::Smacof{{.dim = 2, .init = nldr::MajorizationInit::random, .max_iterations = 2,
+                                    .tolerance = 0}}
+                          .fit(X);
+  CHECK(capped.status == nldr::MajorizationStatus::iteration_limit);
+  CHECK(capped.iterations == 2);
+  CHECK(capped.stress_history.size() == 3);
+  CHECK_FALSE(capped.solver.converged);
+}
+
+TEST_CASE("SMACOF refuses bad input with named errors", "[smacof][hostile]") {
+  using namespace smacof_test;
+  const auto X = gaussian<double>(10, 3, 8);
+  auto bad = X;
+  bad(4, 1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit(bad), nldr::invalid_argument, "X(4, 1)");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit(X.topRows(2)), nldr::invalid_argument, "X");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{{.dim = 10}}.fit(X), nldr::invalid_argument, "dim");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{{.n_init = 0}}.fit(X), nldr::invalid_argument, "n_init");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{{.max_iterations = 0}}.fit(X), nldr::invalid_argument, "max_iterations");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{{.tolerance = -1}}.fit(X), nldr::invalid_argument, "tolerance");
+  const nldr::Matrix<double> same = nldr::Matrix<double>::Ones(5, 2);
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit(same), nldr::invalid_argument, "identical");
+  auto D = distances(X);
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(D.leftCols(9)), nldr::invalid_argument, "square");
+  auto asymmetric = D;
+  asymmetric(1, 2) += 1;
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(asymmetric), nldr::invalid_argument, "symmetric");
+  auto negative = D;
+  negative(1, 2) = negative(2, 1) = -1;
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(negative), nldr::invalid_argument, "negative");
+  // Weights that split the points in two: the parts' relative position would be arbitrary.
+  nldr::Matrix<double> W = nldr::Matrix<double>::Zero(10, 10);
+  W.topLeftCorner(5, 5).setOnes();
+  W.bottomRightCorner(5, 5).setOnes();
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(D, W), nldr::invalid_argument, "connect");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(D, W.topRows(9)), nldr::invalid_argument, "weights");
+  CHECK_THROWS_AS(nldr::Smacof{{.memory_limit = 100}}.fit(X), nldr::memory_limit_exceeded);
+  const auto model = nldr::Smacof{}.fit(X);
+  CHECK_THROWS_CONTAINING(model.transform(gaussian<double>(2, 4, 1)), nldr::invalid_argument, "X_new");
+  CHECK_THROWS_CONTAINING(model.transform_distances(D.leftCols(9)), nldr::invalid_argument, "distances");
+  CHECK_THROWS_CONTAINING(nldr::Smacof{}.fit_distances(D).transform(X), nldr::invalid_argument, "transform_distances");
+}
