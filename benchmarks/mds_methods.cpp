@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     std::printf("{\"neighbors\": %.3f, \"fit\": %.3f, \"seconds\": %.3f, \"stages\": %s, \"solver\": \"%s\", "
                 "\"eigenvalues\": [%.10f, %.10f], \"bandwidth\": %.6g, \"residual_variance\": %.6f, "
                 "\"peak_mb\": %.1f}\n",
-                neighbors, fit, neighbors + fit, stages_json(model.times).c_str(), model.solver.solver.c_str(),
+                neighbors, fit, neighbors + fit, stages_json(model.times).c_str(), model.diagnostics.solver.c_str(),
                 double(model.eigenvalues[0]), double(model.eigenvalues[1]), model.bandwidth, rv,
                 double(nldr::peak_memory_bytes()) / 1048576.0);
     return 0;

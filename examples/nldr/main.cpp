@@ -451,7 +451,17 @@ int evaluate(EvaluateArgs a) {
     for (const auto& [stage, seconds] : reports.back().times.stages) times.add(stage, seconds);
     if (geodesics) geodesic_rv.push_back(nldr::metrics::residual_variance(nldr::metrics::precomputed(*geodesics), Y).value);
   }
+  // Sammon's stress (Sammon 1969) divides by every input distance: undefined (null) with duplicates.
+  std::vector<std::optional<double>> sammon;
+  for (const auto& Y : embeddings) {
+    try {
+      sammon.push_back(nldr::metrics::sammon_stress(X, Y).stress);
+    } catch (const nldr::invalid_argument&) {
+      sammon.push_back(std::nullopt);
+    }
+  }
   const auto add_geodesic = [&](JsonValue& json, std::size_t e) {
+    json["sammon_stress"] = sammon[e] ? JsonValue(*sammon[e]) : JsonValue(nullptr);
     json["residual_variance_reference"] = "input Euclidean distances";
     if (!geodesics) return;
     json["residual_variance_geodesic"] = geodesic_rv[e];
@@ -477,6 +487,7 @@ int evaluate(EvaluateArgs a) {
     for (std::size_t e = 0; e < reports.size(); ++e) {
       std::printf("%s\n", a.embeddings[e].c_str());
       print_quality(reports[e]);
+      if (sammon[e]) std::printf("  %-24s %10.4f   (0 best)\n", "Sammon's stress", *sammon[e]);
       if (geodesics)
         std::printf("  %-24s %10.4f   (0 best; against kNN-graph geodesics, k = %d)\n", "residual variance, geodesic",
                     geodesic_rv[e], int(*a.geodesic_k));

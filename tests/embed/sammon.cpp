@@ -77,14 +77,14 @@ TEST_CASE("Sammon: stress equal to or below MASS::sammon", "[sammon][reference]"
   const auto euro = mds_references::matrix<double>("mds_eurodist.csv");
   for (const auto& [name, D] : {std::pair{"swiss_roll", distances(roll)}, std::pair{"eurodist", euro}}) {
     INFO(name);
-    const auto model = nldr::Sammon{{.dim = 2, .max_iterations = 20000, .tolerance = 1e-10}}.fit_distances(D);
+    const auto model = nldr::Sammon{{.dim = 2, .max_iterations = 20000, .tolerance = 1e-10}}.fit(nldr::precomputed(D));
     CHECK(model.stress <= mds_references::stress(name, "mass_sammon", "sammon") * (1 + 1e-4));
     CHECK_THAT(model.stress, WithinRel(sammon_formula(D, model.coordinates), 1e-10));
     CHECK(stress_never_rises(model.stress_history));
   }
   // Points and their distance matrix give the same map.
   const auto from_points = nldr::Sammon{{.dim = 2}}.fit(roll);
-  const auto from_distances = nldr::Sammon{{.dim = 2}}.fit_distances(distances(roll));
+  const auto from_distances = nldr::Sammon{{.dim = 2}}.fit(nldr::precomputed(distances(roll)));
   CHECK((from_points.coordinates - from_distances.coordinates).cwiseAbs().maxCoeff() < 1e-8);
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("Sammon refuses bad input with named errors", "[sammon][hostile]") {
   CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit(duplicate), nldr::invalid_argument, "points 3 and 6");
   auto D = distances(X);
   D(0, 0) = 1;
-  CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit_distances(D), nldr::invalid_argument, "distances(0, 0)");
+  CHECK_THROWS_CONTAINING(nldr::Sammon{}.fit(nldr::precomputed(D)), nldr::invalid_argument, "distances(0, 0)");
   CHECK_THROWS_AS(nldr::Sammon{{.memory_limit = 100}}.fit(X), nldr::memory_limit_exceeded);
   const auto model = nldr::Sammon{}.fit(X);
   CHECK_THROWS_CONTAINING(model.transform(X.leftCols(2)), nldr::invalid_argument, "X_new");

@@ -20,10 +20,13 @@
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/eigen_options.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
-#include <nldr/neighbors/detail/nanoflann_adapter.hpp>
-#include <nldr/neighbors/detail/result_sets.hpp>
+#include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/point_index.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -50,7 +53,7 @@ struct DiffusionMapsOptions {
   /// ||x_i - x_j||^2 over the edges of the symmetrized graph, so the typical edge weighs exp(-1)
   /// whatever the data's scale (the median, unlike the mean, ignores a few long edges).
   double bandwidth = 0;
-  SpectralSolverOptions solver{};  ///< bottom-eigenpair solver settings (docs/spectral-solver.md)
+  BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings (docs/spectral-solver.md)
 };
 
 /// A fitted diffusion map: coordinates lambda_j^t psi_j, `eigenvalues` lambda_1 >= ... >= lambda_d of
@@ -60,67 +63,77 @@ struct DiffusionMapsModel : Embedding<T> {
   double bandwidth = 0;       ///< epsilon used (the automatic value when options.bandwidth was 0)
   double alpha = 1;           ///< the alpha normalization used
   double diffusion_time = 1;  ///< the t used
-  Matrix<T> training_points;  ///< N x D copy of X
+  PointIndex<T> training;          ///< training points and their search index
   Eigen::VectorXd kernel_degrees;  ///< q_i = sum_j K_ij, N (before the alpha normalization)
-  double mean_kernel_row = 0;      ///< mean non-zeros per row of K (neighbors + itself): transform's default k
+  /// Neighbors a new point's kernel covers: the rounded mean kernel row (neighbors + itself).
+  index_t transform_k = 0;
+
+  /// Places new points (P x D, finite, same D) over their transform_k nearest training points.
+  template <class Derived>
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return transform(X_new, transform_k);
+  }
 
   /// Nystrom extension (Coifman & Lafon 2006, sec. 3; Bengio et al. 2004): for a new point x, the
   /// kernel to its k nearest training points with the same epsilon and alpha normalization,
   /// p(x, x_i) = K^(a)(x, x_i) / sum_i K^(a)(x, x_i), and coordinate j = (1 / lambda_j) sum_i p(x, x_i) Y_ij
-  /// (Y = the training coordinates). A training point whose kernel row holds its k nearest
-  /// (itself included) is mapped onto its own coordinates. k = 0: the rounded mean_kernel_row.
-  /// O(P k (log N + d)) with a k-d tree over the training points.
+  /// (Y = the training coordinates); a new point equal to a training point gets its coordinates.
+  /// O(P k (log N + d)) with the model's k-d tree. 1 <= k <= N.
   /// \throws nldr::invalid_argument naming "X_new" (bad shape, non-finite, or a point so far from the
   /// training data that every kernel value underflows) or "k".
   template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k = 0) const {
+  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "DiffusionMapsModel::transform: same scalar as fit");
-    const auto n = index_t(training_points.rows());
+    routines::validate_transform_k(k, 1, training.size());
     const Eigen::Index dim = this->coordinates.cols();
-    if (X_new.rows() == 0) return Matrix<T>(0, dim);
-    validate_points(X_new, "X_new");
-    if (X_new.cols() != training_points.cols())
-      throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ",
-                    training_points.cols(), ": supply points of the same dimension");
-    if (k == 0) k = std::clamp(index_t(std::lround(mean_kernel_row)), index_t(1), n);
-    if (k < 1 || k > n) throw_invalid("k", "k = ", k, " must lie in [1, N = ", n, "] (0: automatic)");
-    const Matrix<T> queries = X_new;
-    const detail::PointRows<T> rows{PointsRef<T>(training_points)};
-    const detail::KdTree<T> tree(rows, 16);
-    Matrix<T> Y(queries.rows(), dim);
-    std::vector<char> underflow(std::size_t(queries.rows()), 0);
-    parallel_for(0, queries.rows(), [&](std::int64_t p) {
-      detail::NearestSet<T> nearest(k, std::numeric_limits<double>::infinity(), queries.cols());
-      nearest.reset(-1);  // no training point is the query itself
-      tree.search(queries.row(p).data(), nearest);
-      nearest.sort();
-      std::vector<double> kernel;
-      double q = 0;
-      for (const auto& entry : nearest.entries()) {
-        const double dist = entry.distance;
-        kernel.push_back(std::exp(-dist * dist / bandwidth));
-        q += kernel.back();
-      }
-      if (!(q > 0)) {
-        underflow[std::size_t(p)] = 1;
-        return;
-      }
-      Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(dim);
-      double degree = 0;
-      std::size_t a = 0;
-      for (const auto& entry : nearest.entries()) {
-        const double w = kernel[a++] / std::pow(q * kernel_degrees[entry.index], alpha);
-        sum += w * this->coordinates.row(entry.index).template cast<double>();
-        degree += w;
-      }
-      Y.row(p) = (sum / degree).cwiseQuotient(this->eigenvalues.transpose().template cast<double>()).template cast<T>();
-    });
-    const auto bad = std::find(underflow.begin(), underflow.end(), 1);
-    if (bad != underflow.end())
-      throw_invalid("X_new", "X_new row ", bad - underflow.begin(), " is so far from the training points that the "
-                    "kernel to all its ", k, " nearest underflows to 0 (bandwidth = ", bandwidth,
-                    "): it cannot be placed; raise the bandwidth");
+    Matrix<T> Y = routines::place_by_neighbors(
+        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+          std::vector<double> kernel(members.size());
+          double q = 0;
+          for (std::size_t a = 0; a < members.size(); ++a) {
+            const double dist = double(distances[a]);
+            kernel[a] = std::exp(-dist * dist / bandwidth);
+            q += kernel[a];
+          }
+          Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(dim);
+          if (!(q > 0))  // every kernel value underflows: a NaN row, refused below
+            return Eigen::RowVectorXd(Eigen::RowVectorXd::Constant(dim, std::numeric_limits<double>::quiet_NaN()));
+          double degree = 0;
+          for (std::size_t a = 0; a < members.size(); ++a) {
+            const double w = kernel[a] / std::pow(q * kernel_degrees[members[a]], alpha);
+            sum += w * this->coordinates.row(members[a]).template cast<double>();
+            degree += w;
+          }
+          return Eigen::RowVectorXd((sum / degree).cwiseQuotient(this->eigenvalues.transpose().template cast<double>()));
+        });
+    for (Eigen::Index p = 0; p < Y.rows(); ++p)
+      if (!Y.row(p).allFinite())
+        throw_invalid("X_new", "X_new row ", p, " is so far from the training points that the kernel to all its ",
+                      k, " nearest underflows to 0 (bandwidth = ", bandwidth, "): it cannot be placed; raise the "
+                      "bandwidth");
     return Y;
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
+    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    require_state(kernel_degrees.size() == training.size() && (kernel_degrees.array() > 0).all(),
+                  "N positive kernel degrees");
+    require_state(bandwidth > 0 && alpha >= 0 && alpha <= 1, "bandwidth > 0, alpha in [0, 1]");
+    require_state((this->eigenvalues.array() > 0).all(), "positive eigenvalues");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("bandwidth", bandwidth, FieldRole::result);
+    v("alpha", alpha, FieldRole::result);
+    v("diffusion_time", diffusion_time, FieldRole::result);
+    v("transform_k", transform_k, FieldRole::state);
+    v("training", training, FieldRole::state);
+    v("kernel_degrees", kernel_degrees, FieldRole::state);
   }
 };
 
@@ -243,7 +256,7 @@ struct DiffusionMaps {
     DiffusionMapsModel<T> model;
     detail::DiffusionOperator op = detail::diffusion_operator(graph, options.bandwidth, options.alpha, model.times);
     Stopwatch clock;
-    const auto pairs = detail::bottom_eigenpairs(op.lower, int(options.dim) + 1, options.solver, "diffusion-maps",
+    const auto pairs = detail::bottom_eigenpairs(op.lower, int(options.dim) + 1, options.eigen, "diffusion-maps",
                                                  op.sqrt_degree);
     model.times.add("eigensolve", clock.seconds());
     // psi_j = phi_j / phi_0 with phi_0 = sqrt(D) / ||sqrt(D)||: psi_0 = 1, sum_i pi_i psi_j(i)^2 = 1.
@@ -262,11 +275,15 @@ struct DiffusionMaps {
     model.bandwidth = op.bandwidth;
     model.alpha = options.alpha;
     model.diffusion_time = options.diffusion_time;
-    model.training_points = X;
+    clock.restart();
+    model.training = PointIndex<T>(X.template cast<T>());
     model.kernel_degrees = std::move(op.kernel_degrees);
-    model.mean_kernel_row = op.mean_kernel_row;
+    model.transform_k = std::clamp(index_t(std::lround(op.mean_kernel_row)), index_t(1), index_t(X.rows()));
+    model.times.add("index", clock.seconds());
     return model;
   }
 };
+
+static_assert(GraphEmbedder<DiffusionMaps, float> && GraphEmbedder<DiffusionMaps, double>);
 
 }  // namespace nldr

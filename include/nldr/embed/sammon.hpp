@@ -10,7 +10,10 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
+#include <nldr/core/precomputed.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/majorization.hpp>
 
 #include <Eigen/Core>
@@ -43,7 +46,8 @@ struct SammonModel : Embedding<T> {
   MajorizationStatus status = MajorizationStatus::iteration_limit;
   int best_run = 0;                    ///< the kept run (0-based)
   std::vector<double> stress_history;  ///< Sammon's stress of the kept run, before and after each step
-  Matrix<T> training_points;           ///< N x D copy of the points (empty after fit_distances)
+  Matrix<T> training_points;           ///< N x D copy of the points (empty when fit on distances)
+  bool from_distances = false;         ///< fit on dissimilarities: transform takes distances (P x N)
   int transform_iterations = 500;
   double transform_tolerance = 1e-5;
 
@@ -55,8 +59,7 @@ struct SammonModel : Embedding<T> {
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "SammonModel::transform: same scalar as fit");
-    if (training_points.size() == 0)
-      throw_invalid("X_new", "this model was fit on dissimilarities: use transform_distances");
+    if (from_distances) return transform_distances(X_new);
     if (X_new.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
     return place(detail::distances_to_training(training_points, X_new));
   }
@@ -73,6 +76,31 @@ struct SammonModel : Embedding<T> {
     return detail::place_points(this->coordinates.template cast<double>(), targets, true, transform_iterations,
                                 transform_tolerance)
         .template cast<T>();
+  }
+
+ public:
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(from_distances ? training_points.size() == 0
+                                 : training_points.rows() == this->coordinates.rows() && training_points.cols() >= 1,
+                  "training points (or none, fit on distances)");
+    require_state(transform_iterations >= 1 && transform_tolerance >= 0, "transform settings");
+    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit, "status");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("stress", stress, FieldRole::result);
+    v("iterations", iterations, FieldRole::result);
+    v("status", status, FieldRole::state);
+    v("best_run", best_run, FieldRole::result);
+    v("stress_history", stress_history, FieldRole::result);
+    v("from_distances", from_distances, FieldRole::state);
+    v("training_points", training_points, FieldRole::state);
+    v("transform_iterations", transform_iterations, FieldRole::state);
+    v("transform_tolerance", transform_tolerance, FieldRole::state);
   }
 };
 
@@ -106,12 +134,15 @@ struct Sammon {
 
   /// distances: N x N dissimilarities (finite, symmetric, zero diagonal, > 0 off the diagonal), N >= 3.
   template <class Derived>
-  SammonModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances) const {
+  SammonModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
+    const auto& distances = input.matrix;
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Sammon: the distances must be float or double");
     check_memory_for(distances.rows());
     Stopwatch clock;
-    return solve<T>(detail::validated_dissimilarities(distances, "distances", 3), "distances", clock);
+    SammonModel<T> model = solve<T>(detail::validated_dissimilarities(distances, "distances", 3), "distances", clock);
+    model.from_distances = true;
+    return model;
   }
 
  private:
@@ -145,9 +176,10 @@ struct Sammon {
     SammonModel<T> model;
     model.coordinates = best.X.cast<T>();
     model.times = std::move(times);
-    model.solver.solver = "smacof-sammon";
-    model.solver.iterations = best.iterations;
-    model.solver.converged = best.status == MajorizationStatus::converged;
+    model.diagnostics.solver = "smacof-sammon";
+    model.diagnostics.iterations = best.iterations;
+    model.diagnostics.status =
+        best.status == MajorizationStatus::converged ? SolverStatus::success : SolverStatus::not_converging;
     model.stress = best.raw_stress / total;
     model.iterations = best.iterations;
     model.status = best.status;
@@ -159,5 +191,8 @@ struct Sammon {
     return model;
   }
 };
+
+static_assert(PointEmbedder<Sammon, float> && PointEmbedder<Sammon, double>);
+static_assert(DistanceEmbedder<Sammon, float> && DistanceEmbedder<Sammon, double>);
 
 }  // namespace nldr

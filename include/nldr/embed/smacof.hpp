@@ -7,7 +7,10 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
+#include <nldr/core/precomputed.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/majorization.hpp>
 
 #include <Eigen/Core>
@@ -53,7 +56,8 @@ struct SmacofModel : Embedding<T> {
   int best_run = 0;                    ///< the kept run (0-based; run 0 starts from classical MDS by default)
   std::vector<double> stress_history;  ///< raw stress of the kept run, before and after each transform
   bool metric = true;
-  Matrix<T> training_points;  ///< N x D copy of the points (empty after fit_distances)
+  Matrix<T> training_points;  ///< N x D copy of the points (empty when fit on distances)
+  bool from_distances = false;  ///< fit on dissimilarities: transform takes distances (P x N)
   /// Non-metric: the fitted map dissimilarity -> disparity (knots, increasing), used by transform.
   std::vector<double> map_dissimilarities, map_disparities;
   int transform_iterations = 300;   ///< single-point updates per new point (the fit's max_iterations)
@@ -67,8 +71,7 @@ struct SmacofModel : Embedding<T> {
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "SmacofModel::transform: same scalar as fit");
-    if (training_points.size() == 0)
-      throw_invalid("X_new", "this model was fit on dissimilarities: use transform_distances");
+    if (from_distances) return transform_distances(X_new);
     if (X_new.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
     return place(detail::distances_to_training(training_points, X_new));
   }
@@ -97,6 +100,39 @@ struct SmacofModel : Embedding<T> {
     const double t = (delta - map_dissimilarities[b - 1]) / (map_dissimilarities[b] - map_dissimilarities[b - 1]);
     return map_disparities[b - 1] + t * (map_disparities[b] - map_disparities[b - 1]);
   }
+
+ public:
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    require_state(from_distances ? training_points.size() == 0
+                                 : training_points.rows() == this->coordinates.rows() && training_points.cols() >= 1,
+                  "training points (or none, fit on distances)");
+    require_state(transform_iterations >= 1 && transform_tolerance >= 0, "transform settings");
+    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit, "status");
+    require_state(metric || (!map_dissimilarities.empty() && map_dissimilarities.size() == map_disparities.size() &&
+                             std::is_sorted(map_dissimilarities.begin(), map_dissimilarities.end())),
+                  "a monotone map with increasing knots");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("stress", stress, FieldRole::result);
+    v("normalized_stress", normalized_stress, FieldRole::result);
+    v("kruskal_stress", kruskal_stress, FieldRole::result);
+    v("iterations", iterations, FieldRole::result);
+    v("status", status, FieldRole::state);
+    v("best_run", best_run, FieldRole::result);
+    v("stress_history", stress_history, FieldRole::result);
+    v("metric", metric, FieldRole::state);
+    v("from_distances", from_distances, FieldRole::state);
+    v("training_points", training_points, FieldRole::state);
+    v("map_dissimilarities", map_dissimilarities, FieldRole::state);
+    v("map_disparities", map_disparities, FieldRole::state);
+    v("transform_iterations", transform_iterations, FieldRole::state);
+    v("transform_tolerance", transform_tolerance, FieldRole::state);
+  }
 };
 
 /// SMACOF multidimensional scaling of points (Euclidean distances) or of dissimilarities.
@@ -109,7 +145,7 @@ struct SmacofModel : Embedding<T> {
 /// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
 /// mds.kruskal_stress;               // as MASS::isoMDS (/100)
 /// auto placed = mds.transform(X_new);
-/// auto from_d = nldr::Smacof{{.dim = 2}}.fit_distances(D, W);   // W(i, j) = 0: D(i, j) missing
+/// auto from_d = nldr::Smacof{{.dim = 2}}.fit(nldr::precomputed(D), W);   // W(i, j) = 0: D(i, j) missing
 /// \endcode
 struct Smacof {
   SmacofOptions options;
@@ -135,7 +171,8 @@ struct Smacof {
 
   /// distances: N x N dissimilarities (finite, >= 0, symmetric, zero diagonal), N >= 3.
   template <class Derived>
-  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances) const {
+  SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
+    const auto& distances = input.matrix;
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
     check_memory_for(distances.rows(), false);
@@ -144,15 +181,18 @@ struct Smacof {
                                         !options.metric, options.ties};
     StageTimes times;
     times.add("dissimilarities", clock.seconds());
-    return solve<T>(std::move(problem), std::move(times));
+    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
+    model.from_distances = true;
+    return model;
   }
 
   /// The same with weights (N x N, finite, >= 0, symmetric; 0 marks a missing dissimilarity, whose
   /// entry in `distances` is then not read beyond validation). The positive weights must connect all
   /// points. \throws nldr::invalid_argument naming "weights".
   template <class Derived, class WeightDerived>
-  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances,
+  SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input,
                                                       const Eigen::MatrixBase<WeightDerived>& weights) const {
+    const auto& distances = input.matrix;
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
     check_memory_for(distances.rows(), true);
@@ -162,7 +202,9 @@ struct Smacof {
     problem.weights = detail::validated_weights(weights, problem.delta.rows());
     StageTimes times;
     times.add("dissimilarities", clock.seconds());
-    return solve<T>(std::move(problem), std::move(times));
+    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
+    model.from_distances = true;
+    return model;
   }
 
  private:
@@ -186,9 +228,10 @@ struct Smacof {
     SmacofModel<T> model;
     model.coordinates = best.X.cast<T>();
     model.times = std::move(times);
-    model.solver.solver = options.metric ? "smacof" : "smacof-nonmetric";
-    model.solver.iterations = best.iterations;
-    model.solver.converged = best.status == MajorizationStatus::converged;
+    model.diagnostics.solver = options.metric ? "smacof" : "smacof-nonmetric";
+    model.diagnostics.iterations = best.iterations;
+    model.diagnostics.status =
+        best.status == MajorizationStatus::converged ? SolverStatus::success : SolverStatus::not_converging;
     model.stress = best.raw_stress;
     model.normalized_stress = best.disparity_norm > 0 ? std::sqrt(best.raw_stress / best.disparity_norm) : 0.0;
     model.kruskal_stress = best.kruskal_stress;
@@ -204,5 +247,8 @@ struct Smacof {
     return model;
   }
 };
+
+static_assert(PointEmbedder<Smacof, float> && PointEmbedder<Smacof, double>);
+static_assert(DistanceEmbedder<Smacof, float> && DistanceEmbedder<Smacof, double>);
 
 }  // namespace nldr

@@ -40,8 +40,10 @@ class ResultCollector {
       results.emplace_back(name, std::int64_t(value));
     else if constexpr (std::is_same_v<Field, SolverStatus>)
       results.emplace_back(name, std::string(status_name(value)));
-    else if constexpr (std::is_same_v<Field, std::vector<index_t>>)
+    else if constexpr (std::is_same_v<Field, std::vector<index_t>> || std::is_same_v<Field, std::vector<double>>)
       results.emplace_back(name, std::vector<double>(value.begin(), value.end()));
+    else if constexpr (std::is_enum_v<Field>)
+      results.emplace_back(name, std::int64_t(value));
     else if constexpr (std::is_same_v<Field, EigenDiagnostics>) {
       const std::string prefix = std::string(name) + ".";
       results.emplace_back(prefix + "solver", value.solver);

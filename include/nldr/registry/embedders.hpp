@@ -8,6 +8,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/embed/landmark_isomap.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -15,6 +16,8 @@
 #include <nldr/embed/ltsa.hpp>
 #include <nldr/embed/mds.hpp>
 #include <nldr/embed/pca.hpp>
+#include <nldr/embed/sammon.hpp>
+#include <nldr/embed/smacof.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/registry/any_model.hpp>
 #include <nldr/registry/parameters.hpp>
@@ -214,6 +217,61 @@ inline constexpr std::array<ParameterSpec, 6> laplacian_parameters{
                   "heat-kernel width t (0: the mean squared edge length; inf: 0/1 weights)"},
     factorization_parameter, report_gap_parameter, max_iterations_parameter, tolerance_parameter};
 
+inline constexpr std::array<ParameterSpec, 8> diffusion_maps_parameters{
+    dim_parameter,
+    ParameterSpec{"alpha", ParameterKind::real, "1", 0, 1, {},
+                  "density normalization: 0 graph Laplacian, 0.5 Fokker-Planck, 1 Laplace-Beltrami"},
+    ParameterSpec{"diffusion_time", ParameterKind::real, "1", 0, 1e300, {}, "diffusion time t: coordinates lambda^t psi"},
+    ParameterSpec{"bandwidth", ParameterKind::real, "0", 0, 1e300, {},
+                  "kernel width epsilon of exp(-d^2 / epsilon) (0: the median squared edge length)"},
+    factorization_parameter, report_gap_parameter, max_iterations_parameter, tolerance_parameter};
+
+// The stress-majorization methods (SMACOF, Sammon): restarts and the iteration's own stopping rule.
+inline constexpr ParameterSpec n_init_parameter{"n_init", ParameterKind::integer, "1", 1, 1e6, {},
+                                                "runs from different starts; the least stress is kept"};
+inline constexpr ParameterSpec init_parameter{"init", ParameterKind::choice, "classical", 0, 0, "classical|random",
+                                              "start of the first run: classical MDS or random"};
+inline constexpr ParameterSpec relative_tolerance_parameter{
+    "relative_tolerance", ParameterKind::real, "1e-4", 0, 1, {},
+    "stop when one step lowers the stress by less than this fraction"};
+inline constexpr std::array<ParameterSpec, 6> sammon_parameters{
+    dim_parameter, n_init_parameter, init_parameter, seed_parameter,
+    ParameterSpec{"max_iterations", ParameterKind::integer, "500", 1, 1e9, {}, "majorization steps per run"},
+    ParameterSpec{"relative_tolerance", ParameterKind::real, "1e-5", 0, 1, {},
+                  "stop when one step lowers the stress by less than this fraction"}};
+inline constexpr ParameterSpec smacof_max_iterations{"max_iterations", ParameterKind::integer, "300", 1, 1e9, {},
+                                                     "Guttman transforms per run"};
+inline constexpr std::array<ParameterSpec, 6> smacof_parameters{
+    dim_parameter, n_init_parameter, init_parameter, seed_parameter, smacof_max_iterations,
+    relative_tolerance_parameter};
+inline constexpr std::array<ParameterSpec, 7> nonmetric_parameters{
+    dim_parameter, n_init_parameter, init_parameter, seed_parameter, smacof_max_iterations,
+    relative_tolerance_parameter,
+    ParameterSpec{"ties", ParameterKind::choice, "primary", 0, 0, "primary|secondary",
+                  "tied dissimilarities: primary (may get unequal disparities) or secondary (one common)"}};
+
+inline MajorizationInit majorization_init(const Arguments& a) {
+  return a.text("init") == "random" ? MajorizationInit::random : MajorizationInit::classical_mds;
+}
+
+/// Metric or non-metric SMACOF from points or distances.
+template <bool metric>
+struct FitSmacof {
+  template <Real T>
+  SmacofModel<T> operator()(const FitInput<T>& in, const Arguments& a) const {
+    SmacofOptions options{.dim = a.index("dim"),
+                          .metric = metric,
+                          .init = majorization_init(a),
+                          .n_init = int(a.integer("n_init")),
+                          .seed = std::uint64_t(a.integer("seed")),
+                          .max_iterations = int(a.integer("max_iterations")),
+                          .tolerance = a.real("relative_tolerance")};
+    if constexpr (!metric) options.ties = a.text("ties") == "secondary" ? TieApproach::secondary : TieApproach::primary;
+    const Smacof smacof{options};
+    return in.distances ? smacof.fit(precomputed(*in.distances)) : smacof.fit(*in.points);
+  }
+};
+
 inline index_t one_neighbor(index_t) { return 1; }
 inline index_t lle_neighbors(index_t dim) { return lle_min_neighbors(LleVariant::standard, dim); }
 inline index_t hessian_neighbors(index_t dim) { return lle_min_neighbors(LleVariant::hessian, dim); }
@@ -294,6 +352,31 @@ inline const std::vector<EmbedderInfo>& embedder_table() {
             return LaplacianEigenmaps{{.dim = a.index("dim"), .t = a.real("heat_t"), .eigen = bottom_eigen(a)}}.fit(
                 *in.points, *in.graph);
           }),
+      embedder<DiffusionMapsModel>(
+          "diffusion-maps", no_aliases, "diffusion maps (Coifman & Lafon 2006)", needs_graph,
+          diffusion_maps_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
+            return DiffusionMaps{{.dim = a.index("dim"),
+                                  .alpha = a.real("alpha"),
+                                  .diffusion_time = a.real("diffusion_time"),
+                                  .bandwidth = a.real("bandwidth"),
+                                  .eigen = bottom_eigen(a)}}
+                .fit(*in.points, *in.graph);
+          }),
+      embedder<SammonModel>("sammon", no_aliases, "Sammon's mapping (Sammon 1969) by stress majorization",
+                            from_points | from_distances, sammon_parameters, one_neighbor,
+                            []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                              const Sammon sammon{{.dim = a.index("dim"),
+                                                   .init = majorization_init(a),
+                                                   .n_init = int(a.integer("n_init")),
+                                                   .seed = std::uint64_t(a.integer("seed")),
+                                                   .max_iterations = int(a.integer("max_iterations")),
+                                                   .tolerance = a.real("relative_tolerance")}};
+                              return in.distances ? sammon.fit(precomputed(*in.distances)) : sammon.fit(*in.points);
+                            }),
+      embedder<SmacofModel>("smacof", no_aliases, "metric MDS by SMACOF (de Leeuw 1977)", from_points | from_distances,
+                            smacof_parameters, one_neighbor, FitSmacof<true>{}),
+      embedder<SmacofModel>("nonmetric-mds", no_aliases, "non-metric MDS by SMACOF with Kruskal's monotone regression",
+                            from_points | from_distances, nonmetric_parameters, one_neighbor, FitSmacof<false>{}),
   };
   return table;
 }

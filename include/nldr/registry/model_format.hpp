@@ -81,6 +81,16 @@ class ModelWriter {
   void operator()(const char* name, bool& value, FieldRole) { integer(name, value ? 1 : 0); }
   void operator()(const char* name, SolverStatus& value, FieldRole) { integer(name, std::int64_t(value)); }
   void operator()(const char* name, std::string& value, FieldRole) { begin(name, FieldKind::text), put_text(value); }
+  /// Any other enum (e.g. MajorizationStatus) as its integer; models range-check it in check_state().
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(const char* name, E& value, FieldRole) {
+    integer(name, std::int64_t(value));
+  }
+  void operator()(const char* name, std::vector<double>& value, FieldRole role) {
+    Eigen::VectorXd column = Eigen::Map<const Eigen::VectorXd>(value.data(), Eigen::Index(value.size()));
+    (*this)(name, column, role);
+  }
   void operator()(const char* name, std::vector<index_t>& value, FieldRole) {
     begin(name, FieldKind::indices);
     put(std::uint64_t(value.size()));
@@ -193,6 +203,18 @@ class ModelReader {
     value = SolverStatus(status);
   }
   void operator()(const char* name, std::string& value, FieldRole) { value = reader(name, FieldKind::text).get_text(); }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(const char* name, E& value, FieldRole) {
+    const std::int64_t stored = integer(name);
+    if (stored < 0 || stored > 255) fail(concat("field \"", name, "\" holds ", stored, ", not a known value"));
+    value = E(stored);
+  }
+  void operator()(const char* name, std::vector<double>& value, FieldRole role) {
+    Eigen::VectorXd column;
+    (*this)(name, column, role);
+    value.assign(column.data(), column.data() + column.size());
+  }
   void operator()(const char* name, std::vector<index_t>& value, FieldRole) {
     ByteReader in = reader(name, FieldKind::indices);
     const auto n = in.get<std::uint64_t>();
