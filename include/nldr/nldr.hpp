@@ -32,6 +32,7 @@
 
 #include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/embed/landmark_isomap.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -39,6 +40,8 @@
 #include <nldr/embed/ltsa.hpp>
 #include <nldr/embed/mds.hpp>
 #include <nldr/embed/pca.hpp>
+#include <nldr/embed/sammon.hpp>
+#include <nldr/embed/smacof.hpp>
 
 #include <nldr/metrics/metrics.hpp>
 #include <nldr/registry/embedders.hpp>
