@@ -65,7 +65,8 @@ struct SmacofModel : Embedding<T> {
 
   /// Places new points (P x D, same D) with the configuration fixed: each minimizes its own stress
   /// to the N training points, sum_i (dhat_i - ||y - y_i||)^2, by the single-point Guttman update from
-  /// the coordinates of its nearest training point (dhat_i = the Euclidean distance; non-metric: its
+  /// the coordinates of its nearest training point, on which a point at distance 0 stays (dhat_i = the
+  /// Euclidean distance; non-metric: its
   /// image under the fitted monotone map, linear between knots, constant beyond the ends).
   /// O(P N (D + d * iterations)). \throws nldr::invalid_argument naming "X_new", or when fit from distances.
   template <class Derived>

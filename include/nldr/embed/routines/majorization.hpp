@@ -528,8 +528,8 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
 /// Places new points with the configuration X (N x d) fixed: point p minimizes
 /// sum_i w_i (target(p, i) - ||y - x_i||)^2 by the single-point Guttman update
 /// y+ = sum_i w_i (x_i + target_i (y - x_i) / ||y - x_i||) / sum_i w_i (majorization: never increases the
-/// stress), from the x_i of least target. sammon_weights: w_i = 1 / target_i (a point at target 0
-/// is placed on that training point), else w_i = 1. Rows run in parallel. Returns P x d.
+/// stress), from the x_i of least target; a point at target 0 is placed on that training point.
+/// sammon_weights: w_i = 1 / target_i, else w_i = 1. Rows run in parallel. Returns P x d.
 inline Matrix<double> place_points(const Matrix<double>& X, const Matrix<double>& target, bool sammon_weights,
                                    int max_iterations, double tolerance) {
   const Eigen::Index n = X.rows(), dim = X.cols();
@@ -538,7 +538,7 @@ inline Matrix<double> place_points(const Matrix<double>& X, const Matrix<double>
     Eigen::Index nearest = 0;
     const double least = target.row(p).minCoeff(&nearest);
     Eigen::RowVectorXd y = X.row(nearest);
-    if (sammon_weights && least == 0) {
+    if (least == 0) {  // a duplicate of a training point lands on it, as in every nldr transform
       Y.row(p) = y;
       return;
     }
