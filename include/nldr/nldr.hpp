@@ -53,4 +53,5 @@
 #include <nldr/io/atomic_file.hpp>
 #include <nldr/io/csv.hpp>
 #include <nldr/io/json.hpp>
+#include <nldr/io/matrix_file.hpp>
 #include <nldr/io/svg.hpp>

@@ -55,7 +55,8 @@ struct SammonModel : Embedding<T> {
   /// stress sum_i (delta_i - ||y - y_i||)^2 / delta_i to the N training points by the single-point
   /// majorization update, from the coordinates of its nearest training point (a point at distance 0
   /// from a training point is placed on it). O(P N (D + d * iterations)).
-  /// \throws nldr::invalid_argument naming "X_new", or when the model was fit from distances.
+  /// A model fit on distances takes the P x N distances instead (transform_distances).
+  /// \throws nldr::invalid_argument naming "X_new" or "distances".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "SammonModel::transform: same scalar as fit");

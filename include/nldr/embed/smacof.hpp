@@ -68,7 +68,8 @@ struct SmacofModel : Embedding<T> {
   /// the coordinates of its nearest training point, on which a point at distance 0 stays (dhat_i = the
   /// Euclidean distance; non-metric: its
   /// image under the fitted monotone map, linear between knots, constant beyond the ends).
-  /// O(P N (D + d * iterations)). \throws nldr::invalid_argument naming "X_new", or when fit from distances.
+  /// A model fit on distances takes the P x N distances instead (transform_distances).
+  /// O(P N (D + d * iterations)). \throws nldr::invalid_argument naming "X_new" or "distances".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "SmacofModel::transform: same scalar as fit");
