@@ -42,10 +42,10 @@ struct MleDimension {
   /// Mean of per_k: Levina & Bickel's (2005) eq. 10 over k = k_min..k_max.
   double estimate = 0;
   /// The k values, k_min..k_max.
-  std::vector<index_t> k;
+  std::vector<index_t> k{};
   /// m_k for each k: the inverse of the mean over points of the inverse local estimates
   /// (MacKay & Ghahramani 2005), each inverse (1/(k-1)) sum_{j<k} log(T_k / T_j).
-  std::vector<double> per_k;
+  std::vector<double> per_k{};
   /// Distinct points the estimate used.
   index_t points_used = 0;
   /// Rows of X dropped as exact repeats of an earlier row.
