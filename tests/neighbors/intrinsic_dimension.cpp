@@ -146,7 +146,7 @@ TEST_CASE("the TwoNN interval is seeded and independent of the thread count", "[
   CHECK(wide.upper >= one.upper);
 }
 
-// Known bias (Levina & Bickel 2005, fig. 1-2; Facco et al. 2017, fig. 2): at fixed N both estimators
+// Known bias (reported by Levina & Bickel 2005 and by Facco et al. 2017): at fixed N both estimators
 // underestimate more as d grows, because the neighbors reach the boundary (cube, ball) or feel the
 // curvature (sphere) and the sample is sparse; at N = 2000 we measured about -19% (MLE) and -15%
 // (TwoNN) at d = 10 on the cube, less on the ball and the boundary-free sphere, and at most +6%

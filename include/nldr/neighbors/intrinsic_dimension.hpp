@@ -39,7 +39,7 @@ struct MleDimensionOptions {
 
 /// The maximum-likelihood intrinsic dimension and what it was computed from.
 struct MleDimension {
-  /// Mean of per_k: Levina & Bickel's (2005) eq. 10 over k = k_min..k_max.
+  /// Mean of per_k over k = k_min..k_max, as Levina & Bickel (2005) average over a range of k.
   double estimate = 0;
   /// The k values, k_min..k_max.
   std::vector<index_t> k{};
@@ -70,7 +70,7 @@ struct TwoNnOptions {
 
 /// The TwoNN intrinsic dimension with its bootstrap confidence interval.
 struct TwoNnDimension {
-  /// The slope of -log(1 - F(mu)) against log(mu) through the origin (Facco et al. 2017, eq. 4 and sec. 3).
+  /// The slope of -log(1 - F(mu)) against log(mu) through the origin (Facco et al. 2017).
   double estimate = 0;
   /// Percentile bootstrap interval [lower, upper] of the estimate at `confidence`.
   double lower = 0, upper = 0;
