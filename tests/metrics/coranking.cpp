@@ -65,10 +65,14 @@ void check_against_reference(const nldr::Matrix<T>& X, const nldr::Matrix<T>& Y)
     INFO("K " << K);
     CHECK_THAT(metrics::trustworthiness(X, Y, K), WithinAbs(reference::trustworthiness(rho, r, K), count_tol));
     CHECK_THAT(metrics::continuity(X, Y, K), WithinAbs(reference::trustworthiness(r, rho, K), count_tol));
-    const auto [mx, my] = reference::mrre(rho, r, K);
-    const auto e = metrics::mrre(X, Y, K);
-    CHECK_THAT(e.x, WithinAbs(mx, count_tol));
-    CHECK_THAT(e.y, WithinAbs(my, count_tol));
+    for (bool same_space : {true, false}) {
+      INFO("same_space " << same_space);
+      const auto [mx, my] = reference::mrre(rho, r, K, same_space);
+      const auto e = same_space ? metrics::mrre(X, Y, K)
+                                : metrics::mrre(X, Y, K, metrics::MrreDenominator::other_space);
+      CHECK_THAT(e.x, WithinAbs(mx, count_tol));
+      CHECK_THAT(e.y, WithinAbs(my, count_tol));
+    }
   }
   for (auto [k1, k2] : {std::pair{1, 2}, std::pair{4, 8}, std::pair{5, 5}, std::pair{n - 2, n - 1}}) {
     INFO("k1 " << k1 << " k2 " << k2);
@@ -182,15 +186,33 @@ TEST_CASE("swapping X and Y transposes Q: B_NX changes sign, T and C trade place
 }
 
 TEST_CASE("MRRE: swapping X and Y swaps the two directions", "[metrics][mrre]") {
-  // MRRE_X sums |rho - r| / r over rho <= K; with the spaces exchanged that is MRRE_Y's sum of
-  // |r' - rho'| / rho' over r' <= K. Same per-point terms in the same order: exactly equal.
+  // MRRE_X sums |rho - r| / (rho, or r) over rho <= K; with the spaces exchanged that is MRRE_Y's sum of
+  // |r' - rho'| / (r', or rho') over r' <= K. Same per-point terms in the same order: exactly equal.
   const auto X = test_data::uniform<double>(60, 3, 45);
   const auto Y = test_data::distorted(X, 0.1, 46);
-  const auto xy = metrics::mrre(X, Y, 7), yx = metrics::mrre(Y, X, 7);
-  CHECK(xy.x == yx.y);
-  CHECK(xy.y == yx.x);
-  CHECK(xy.x != xy.y);
-  CHECK(xy.x > 0);
+  for (auto denominator : {metrics::MrreDenominator::same_space, metrics::MrreDenominator::other_space}) {
+    const auto xy = metrics::mrre(X, Y, 7, denominator), yx = metrics::mrre(Y, X, 7, denominator);
+    CHECK(xy.x == yx.y);
+    CHECK(xy.y == yx.x);
+    CHECK(xy.x != xy.y);
+    CHECK(xy.x > 0);
+  }
+}
+
+TEST_CASE("MRRE conventions by hand on four points", "[metrics][mrre]") {
+  // X = 0, 1, 3, 7 and Y = 0, 3, 1, 7 on a line (points 1 and 2 exchanged), K = 1, N = 4,
+  // H_1 = 4 |4 - 2| / 1 = 8. Nearest in X: 0->1, 1->0, 2->1, 3->2, each of Y-rank 2; nearest in Y:
+  // 0->2, 1->2, 2->0, 3->1, each of X-rank 2. Every error |rho - r| is 1.
+  // same space: MRRE_X = 4 (1/1) / 8 = 0.5 and MRRE_Y = 0.5; other space: 4 (1/2) / 8 = 0.25 each.
+  nldr::Matrix<double> X(4, 1), Y(4, 1);
+  X << 0, 1, 3, 7;
+  Y << 0, 3, 1, 7;
+  const auto same = metrics::mrre(X, Y, 1);
+  CHECK_THAT(same.x, WithinAbs(0.5, 1e-15));
+  CHECK_THAT(same.y, WithinAbs(0.5, 1e-15));
+  const auto other = metrics::mrre(X, Y, 1, metrics::MrreDenominator::other_space);
+  CHECK_THAT(other.x, WithinAbs(0.25, 1e-15));
+  CHECK_THAT(other.y, WithinAbs(0.25, 1e-15));
 }
 
 TEST_CASE("results do not depend on the number of threads", "[metrics][coranking]") {

@@ -32,6 +32,11 @@ TEMPLATE_TEST_CASE("quality_report equals the individual measures", "[metrics][r
   const auto e = metrics::mrre(X, Y, 8);
   CHECK(q.mrre_x == e.x);
   CHECK(q.mrre_y == e.y);
+  const auto other = metrics::mrre(X, Y, 8, metrics::MrreDenominator::other_space);
+  const auto q_other = metrics::quality_report(X, Y, {.k = 8, .mrre_denominator = metrics::MrreDenominator::other_space});
+  CHECK(q_other.mrre_x == other.x);
+  CHECK(q_other.mrre_y == other.y);
+  CHECK(q_other.mrre_x != q.mrre_x);
   CHECK(q.konig_k1 == 8);
   CHECK(q.konig_k2 == 16);
   CHECK(q.konig == metrics::konig(X, Y, 8, 16));

@@ -104,16 +104,24 @@ inline double trustworthiness(const Ranks& rho, const Ranks& r, int K) {
   return 1 - 2 * sum / g;
 }
 
-/// Lee & Verleysen: X-neighborhoods divided by the Y rank, Y-neighborhoods by the X rank.
-inline std::pair<double, double> mrre(const Ranks& rho, const Ranks& r, int K) {
+/// Mean relative rank errors: the sums over the X-neighborhoods N_K(i) and the Y-neighborhoods M_K(i)
+/// of |rho - r|, each divided by the rank in the neighborhood's own space (Lee & Verleysen 2007) or in
+/// the other space, normalized by H_K = N sum_k |N - 2k| / k.
+inline std::pair<double, double> mrre(const Ranks& rho, const Ranks& r, int K, bool same_space) {
   const double n = double(rho.size());
   double h = 0;
   for (int k = 1; k <= K; ++k) h += std::abs(n - 2 * k) / k;
   h *= n;
   double x = 0, y = 0;
   for (std::size_t i = 0; i < rho.size(); ++i) {
-    for (int j : neighborhood(rho, i, K)) x += std::abs(rho[i][std::size_t(j)] - r[i][std::size_t(j)]) / double(r[i][std::size_t(j)]);
-    for (int j : neighborhood(r, i, K)) y += std::abs(rho[i][std::size_t(j)] - r[i][std::size_t(j)]) / double(rho[i][std::size_t(j)]);
+    for (int j : neighborhood(rho, i, K)) {
+      const double x_rank = rho[i][std::size_t(j)], y_rank = r[i][std::size_t(j)];
+      x += std::abs(x_rank - y_rank) / (same_space ? x_rank : y_rank);
+    }
+    for (int j : neighborhood(r, i, K)) {
+      const double x_rank = rho[i][std::size_t(j)], y_rank = r[i][std::size_t(j)];
+      y += std::abs(x_rank - y_rank) / (same_space ? y_rank : x_rank);
+    }
   }
   return {x / h, y / h};
 }

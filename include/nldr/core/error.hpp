@@ -45,6 +45,12 @@ class memory_limit_exceeded : public error {
   using error::error;
 };
 
+/// The caller's progress callback asked to stop (returned false); no partial result is returned.
+class cancelled : public error {
+ public:
+  using error::error;
+};
+
 /// Reading or writing a file failed (missing path, malformed CSV, ...).
 class io_error : public error {
  public:

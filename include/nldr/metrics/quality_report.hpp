@@ -41,6 +41,8 @@ struct QualityOptions {
   std::uint64_t spearman_max_pairs = 1'000'000;
   /// Pairs for Kruskal stress and residual variance (no memory cost): all up to this, else sampled.
   std::uint64_t distance_max_pairs = 50'000'000;
+  /// Which rank divides the MRRE's rank errors (default: Lee & Verleysen 2007's, the same space's).
+  MrreDenominator mrre_denominator = MrreDenominator::same_space;
   /// k-NN classifier (used with labels): neighbors and folds (Roy 2015, sec. 4.2: 7-NN, 5-fold).
   index_t knn_k = 7, knn_folds = 5;
   /// Seed of every subsample (pairs) and of the cross-validation folds.
@@ -112,7 +114,7 @@ QualityReport quality_report(const A& X, const B& Y, const QualityOptions& optio
 
   // The rank measures: one engine pass.
   detail::CoRankingBuilder coranking(n, report.k_max);
-  detail::MrreAccumulator mrre_acc(n, options.k);
+  detail::MrreAccumulator mrre_acc(n, options.k, options.mrre_denominator);
   detail::KonigAccumulator konig_acc(n, report.konig_k1, report.konig_k2);
   detail::accumulate_ranks(x, y, report.k_max, detail::RankMode::automatic, coranking, mrre_acc, konig_acc);
   const CoRankingSummary summary = coranking.finish();

@@ -1,0 +1,57 @@
+// The k-nearest-neighbor graph for a smaller k, cut from a larger one: what lets a sweep over k search
+// the neighbors once (docs/tuning.md, "The sweep").
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <utility>
+#include <vector>
+
+namespace nldr {
+
+/// The first k entries of every list of `knn`, a directed graph from KNearest{k_max} (k <= k_max).
+/// Because KNearest orders each list by (distance, index) and keeps the smaller indices at the k_max-th
+/// distance, this is exactly KNearest{k} of the same points, ties included, for every backend.
+/// O(N k) time and memory.
+/// \throws nldr::invalid_argument naming "knn" (a symmetric graph, whose lists are not nearest-first
+/// prefixes of one order) or "k" (k < 1, or a list shorter than k).
+///
+/// \code
+/// auto wide = nldr::KNearest{30}(X);
+/// auto g12 = nldr::knn_prefix(wide, 12);     // == nldr::KNearest{12}(X)
+/// \endcode
+template <Real T>
+NeighborGraph<T> knn_prefix(const NeighborGraph<T>& knn, index_t k) {
+  if (knn.is_symmetric() && knn.num_edges() > 0)
+    throw_invalid("knn", "knn_prefix needs the directed graph KNearest returns, not a symmetrized one: ",
+                  "cut the prefix first, then call symmetrized()");
+  if (k < 1) throw_invalid("k", "k = ", k, " must be >= 1");
+  const index_t n = knn.size();
+  for (index_t i = 0; i < n; ++i)
+    if (knn.degree(i) < k)
+      throw_invalid("k", "k = ", k, " exceeds the ", knn.degree(i), " neighbors point ", i,
+                    " has in the graph: search with KNearest{k_max} for k_max >= ", k);
+  std::vector<offset_t> offsets(std::size_t(n) + 1);
+  std::vector<index_t> indices;
+  std::vector<T> distances;
+  indices.reserve(std::size_t(n) * std::size_t(k));
+  distances.reserve(std::size_t(n) * std::size_t(k));
+  for (index_t i = 0; i < n; ++i) {
+    const auto list = knn.neighbors(i);
+    const auto lengths = knn.distances(i);
+    indices.insert(indices.end(), list.begin(), list.begin() + k);
+    distances.insert(distances.end(), lengths.begin(), lengths.begin() + k);
+    offsets[std::size_t(i) + 1] = offset_t(indices.size());
+  }
+  auto graph = NeighborGraph<T>::from_sorted_csr_unchecked(std::move(offsets), std::move(indices),
+                                                           std::move(distances), false);
+  SelectionReport report;
+  report.selector = detail::concat("knn(k=", k, ")");
+  report.candidate_edges = graph.num_edges();
+  graph.set_selection(std::move(report));
+  return graph;
+}
+
+}  // namespace nldr
