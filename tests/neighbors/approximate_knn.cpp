@@ -23,18 +23,18 @@ using nldr::KNearest;
 
 namespace test_approximate_knn {
 
-// A 6-D Gaussian latent variable mapped into R^d by a fixed random linear map, through a tanh on
+// A 10-D Gaussian latent variable mapped into R^d by a fixed random linear map, through a tanh on
 // half of the coordinates (a curved manifold), plus isotropic noise: high ambient, moderate intrinsic
 // dimension, like the image and expression data HNSW is meant for.
 template <class T>
 nldr::Matrix<T> curved_latent_points(int n, int d, std::uint64_t seed) {
   nldr::Random rng(seed);
-  Eigen::MatrixXd map(6, d);
+  Eigen::MatrixXd map(10, d);
   for (Eigen::Index i = 0; i < map.size(); ++i) map.data()[i] = rng.normal();
   nldr::Matrix<T> X(n, d);
   for (int i = 0; i < n; ++i) {
-    Eigen::RowVectorXd z(6);
-    for (int c = 0; c < 6; ++c) z[c] = rng.normal();
+    Eigen::RowVectorXd z(10);
+    for (int c = 0; c < 10; ++c) z[c] = rng.normal();
     Eigen::RowVectorXd x = z * map;
     for (int c = 0; c < d; c += 2) x[c] = 3.0 * std::tanh(x[c]);
     for (int c = 0; c < d; ++c) X(i, c) = T(x[c] + 0.05 * rng.normal());
@@ -68,8 +68,8 @@ std::vector<T> all_distances(const nldr::NeighborGraph<T>& g) {
 using test_approximate_knn::all_distances;
 using test_approximate_knn::all_indices;
 
-// Bound: with the defaults (ef = max(2k, 64), M = 16, ef_construction = 100) hnswlib's recall on
-// such data is typically above 0.99; 0.95 is the issue's target for Fashion-MNIST.
+// Bound: with the defaults (ef = max(2k, 32), M = 12, ef_construction = 64) the recall on such data
+// is above 0.99 (0.99 on Fashion-MNIST, docs/benchmarks.md); 0.95 leaves room for the seed.
 TEMPLATE_TEST_CASE("ApproximateKNearest finds >= 95% of the exact k nearest in 20-100 D, at exact distances",
                    "[neighbors][approximate_knn]", float, double) {
   using T = TestType;
@@ -88,7 +88,7 @@ TEMPLATE_TEST_CASE("ApproximateKNearest finds >= 95% of the exact k nearest in 2
     REQUIRE(approx.selection().estimated_recall.has_value());
     CHECK(std::abs(*approx.selection().estimated_recall - recall) <= 0.03);
     CHECK_FALSE(exact.selection().estimated_recall.has_value());
-    CHECK(approx.selection().selector == "approximate_knn(k=15, ef=64, M=16, ef_construction=100)");
+    CHECK(approx.selection().selector == "approximate_knn(k=15, ef=32, M=12, ef_construction=64)");
     // Every list: k distinct other points, ascending (distance, index), each distance the literal
     // Euclidean distance summed in coordinate order in T.
     for (nldr::index_t i = 0; i < n; ++i) {
@@ -153,7 +153,7 @@ TEMPLATE_TEST_CASE("ApproximateKNearest in deterministic mode is identical for 1
   // The parallel build gives a valid graph of the same quality, not necessarily the same one.
   const auto parallel = ApproximateKNearest{.k = 10, .ef = 20, .M = 8, .seed = 9, .deterministic = false}(X);
   CHECK(parallel.num_edges() == one.num_edges());
-  CHECK(parallel.selection().selector == "approximate_knn(k=10, ef=20, M=8, ef_construction=100, parallel build)");
+  CHECK(parallel.selection().selector == "approximate_knn(k=10, ef=20, M=8, ef_construction=64, parallel build)");
   CHECK(test_approximate_knn::true_recall(parallel, KNearest{10}(X)) >= 0.9);
 }
 
@@ -178,6 +178,28 @@ TEMPLATE_TEST_CASE("ApproximateKNearest composes with the pruning selectors like
   const auto short_circuit_exact = nldr::ShortCircuitPruned{KNearest{10}}(X);
   CHECK(all_indices(short_circuit) == all_indices(short_circuit_exact));
   CHECK(all_distances(short_circuit) == all_distances(short_circuit_exact));
+}
+
+TEST_CASE("The index's distance kernels agree with a double-precision sum for every tail length",
+          "[neighbors][approximate_knn]") {
+  nldr::Random rng(4);
+  std::vector<float> a(80), b(80);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = float(rng.normal());
+    b[i] = float(rng.normal());
+  }
+  for (std::size_t d = 1; d <= a.size(); ++d) {
+    double reference = 0;
+    for (std::size_t i = 0; i < d; ++i) reference += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+    INFO("d = " << d);
+    CHECK_THAT(nldr::detail::hnsw_squared_l2(a.data(), b.data(), d), WithinRel(reference, 1e-5));
+#if defined(NLDR_HNSW_X86_KERNELS)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      CHECK_THAT(nldr::detail::hnsw_squared_l2_avx2(a.data(), b.data(), d), WithinRel(reference, 1e-5));
+    if (__builtin_cpu_supports("avx512f"))
+      CHECK_THAT(nldr::detail::hnsw_squared_l2_avx512(a.data(), b.data(), d), WithinRel(reference, 1e-5));
+#endif
+  }
 }
 
 TEST_CASE("ApproximateKNearest rejects bad input naming the parameter and the fix", "[neighbors][approximate_knn]") {
