@@ -147,12 +147,13 @@ class HnswSquaredL2 final : public hnswlib::SpaceInterface<float> {
 ///
 /// Determinism: with `deterministic` (the default) the index is built by inserting the points
 /// serially, in index order, with levels drawn from `seed`; queries run in parallel and do not
-/// depend on each other. The graph is then bitwise identical for every thread count and run.
+/// depend on each other. The graph is then bitwise identical for every thread count and run on a
+/// given machine (the distance kernel, AVX-512, AVX2 or SSE2, is picked for the CPU at run time).
 /// With deterministic = false the insertion runs in parallel too (about threads times faster to
 /// build), but the index, and so the graph, depends on the thread schedule (docs/selectors.md).
 ///
 /// Cost: build O(N log N) distance evaluations times ~ef_construction (the dominant part), queries
-/// O(N log N) times ~ef; memory: the index, N (4 D + 8 M + ~16) bytes, plus the graph.
+/// O(N log N) times ~ef; memory: the index, N (4 D + 8 M + ~24) bytes, plus the graph.
 /// Not a good choice in low D (<= ~20), where KNearest's k-d tree is exact and faster.
 ///
 /// \code

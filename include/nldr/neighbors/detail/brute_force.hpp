@@ -3,12 +3,14 @@
 // For a block of queries Q and a block of points P, the squared distances are approximated as
 // |q|^2 + |p|^2 - 2 q.p with one matrix product on mean-centered points (centering keeps the
 // norms, and so the cancellation error, small). The product is OpenBLAS's GEMM when nldr::openblas
-// is linked (NLDR_HAVE_OPENBLAS; 2-3x Eigen's on AVX2/AVX-512 machines, which OpenBLAS detects at
-// run time while Eigen compiles for the build's -march), Eigen's otherwise. That form loses precision, so it only
-// filters: every point whose approximation is within a rigorous error margin of the current k-th
-// best (or of the radius) is kept as a candidate, and the candidates are then offered to the
-// query's NearestSet at their exact squared_distance(), which makes the final choice. Memory is
-// the centered copy (N x D) plus one query-block x point-block product per thread, never N x N.
+// is linked (NLDR_HAVE_OPENBLAS: OpenBLAS picks AVX2/AVX-512 kernels at run time, where Eigen
+// compiles for the build's -march), Eigen's otherwise; in float for float data and, where the
+// range allows, for double data too. That form loses precision, so it only filters: every point
+// whose approximation is within a rigorous error margin of the current k-th best (or of the
+// radius) is kept as a candidate, and the candidates are then offered to the query's NearestSet
+// at their exact squared_distance() in T, which makes the final choice. Memory is the centered
+// copy (N x D, in float when the GEMM is) plus one query-block x point-block product per thread,
+// never N x N.
 #pragma once
 
 #include <nldr/core/types.hpp>
@@ -78,8 +80,8 @@ class BruteForce {
   explicit BruteForce(PointRows<T> points) : points_(points) {
     using Map = Eigen::Map<const Matrix<T>, 0, Eigen::OuterStride<>>;
     const Map x(points.data, points.rows, points.cols, Eigen::OuterStride<>(points.stride));
-    centered_ = x.rowwise() - x.colwise().mean();
-    norms_ = centered_.rowwise().squaredNorm();
+    const Eigen::Matrix<T, 1, Eigen::Dynamic> mean = x.colwise().mean();
+    norms_ = (x.rowwise() - mean).rowwise().squaredNorm();  // no N x D temporary in T
     max_norm_ = norms_.size() > 0 ? norms_.maxCoeff() : T(0);
     // Higham (2002), sec. 3.1: a dot product or squared norm of D terms computed in any order errs
     // by at most gamma_D = D u / (1 - D u) times the sum of |terms|, which is <= |q|^2 + |p|^2 here;
@@ -87,35 +89,69 @@ class BruteForce {
     // a few u more. 4 (D + 8) u (|q|^2 + |p|^2) bounds the total with a factor >= 2 to spare.
     error_scale_ = T(4) * T(points.cols + 8) * std::numeric_limits<T>::epsilon();
     slack_ = rounding_slack<T>(points.cols);
+    if constexpr (std::is_same_v<T, double>) {
+      // Double data filtered by a float GEMM: twice the GEMM's speed and half its memory. Rounding
+      // the centered coordinates to float errs by u_f |c| (+ 2^-150 below float's normal range) and
+      // the float dot product by gamma_D in u_f: the bound above with u = u_f covers the relative
+      // part with the same spare; 2^-140 D (1 + max |p|) covers the absolute part of subnormals
+      // (256 times over). Only where the products cannot overflow float and the absolute part
+      // stays negligible; the exact recheck in double still decides.
+      if (max_norm_ <= 1e30 && max_norm_ >= 1e-20) {
+        centered_float_ = (x.rowwise() - mean).template cast<float>();
+        error_scale_ = T(4) * T(points.cols + 8) * T(std::numeric_limits<float>::epsilon());
+        error_floor_ = std::ldexp(1.0, -140) * T(points.cols) * (1 + std::sqrt(max_norm_));
+        return;
+      }
+    }
+    centered_ = x.rowwise() - mean;
   }
 
   /// Offers to sets[q] (reset for queries[q]) a superset of the answer of point queries[q],
   /// at exact squared distances. queries.size() <= query_block.
   void search(std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
+    if (centered_float_.size() > 0)
+      search_with<float>(centered_float_, queries, sets);
+    else
+      search_with<T>(centered_, queries, sets);
+  }
+
+ private:
+  struct Filter {
+    std::vector<std::pair<T, index_t>> candidates;  // (approximate squared distance, point)
+    T threshold = 0;                               // candidates above it cannot be in the answer
+    T error = 0;                                   // bound on |approximate - exact| for this query
+    std::size_t capacity = 0;
+    std::size_t prune_at = 0;
+  };
+
+  // The search with the GEMM in G (T, or float for double data); `centered` holds the centered
+  // points in G.
+  template <Real G>
+  void search_with(const Matrix<G>& centered, std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
     const index_t nq = index_t(queries.size());
     const Eigen::Index dim = points_.cols;
-    Matrix<T> q_rows(nq, dim);
+    Matrix<G> q_rows(nq, dim);
     std::vector<Filter> filters(std::size_t(nq), Filter{});
     for (index_t q = 0; q < nq; ++q) {
-      q_rows.row(q) = centered_.row(queries[q]);
+      q_rows.row(q) = centered.row(queries[q]);
       Filter& f = filters[q];
-      f.error = error_scale_ * (norms_[queries[q]] + max_norm_);
+      f.error = error_scale_ * (norms_[queries[q]] + max_norm_) + error_floor_;
       f.threshold = limit(sets[q].squared_radius_bound(), f.error);
       f.capacity = std::size_t(sets[q].capacity());
       f.prune_at = 2 * f.capacity + 64;
     }
-    Matrix<T> approx;  // nq x np: -2 q.p, completed to approximate squared distances in the filter
+    Matrix<G> approx;  // nq x np: -2 q.p, completed to approximate squared distances in the filter
     for (index_t p0 = 0; p0 < points_.rows; p0 += point_block) {
       const index_t np = std::min(point_block, points_.rows - p0);
-      minus_twice_products<T>(q_rows, centered_.row(p0).data(), np, approx);
+      minus_twice_products<G>(q_rows, centered.row(p0).data(), np, approx);
       const T* p_norms = norms_.data() + p0;
       for (index_t q = 0; q < nq; ++q) {
         Filter& f = filters[q];
         const index_t self = queries[q];
-        const T* row = approx.row(q).data();
+        const G* row = approx.row(q).data();
         const T q_norm = norms_[self];
         for (index_t c = 0; c < np; ++c) {
-          const T a = (row[c] + p_norms[c]) + q_norm;
+          const T a = (T(row[c]) + p_norms[c]) + q_norm;
           // !(a > t) also admits NaN, which only an overflowing norm can produce; the error
           // margin is then infinite as well, so nothing is filtered out.
           if (a > f.threshold || p0 + c == self) continue;
@@ -129,20 +165,11 @@ class BruteForce {
       // the exact recheck, which costs D operations each (it took 9% of the search at D = 784).
       prune(filters[q]);
       const T* query = points_.row(queries[q]);
-      for (const auto& [approx, j] : filters[q].candidates)
-        if (!(approx > filters[q].threshold))
+      for (const auto& [approx_distance, j] : filters[q].candidates)
+        if (!(approx_distance > filters[q].threshold))
           sets[q].addPoint(squared_distance(query, points_.row(j), dim), typename NearestSet<T>::IndexType(j));
     }
   }
-
- private:
-  struct Filter {
-    std::vector<std::pair<T, index_t>> candidates;  // (approximate squared distance, point)
-    T threshold = 0;                               // candidates above it cannot be in the answer
-    T error = 0;                                   // bound on |approximate - exact| for this query
-    std::size_t capacity = 0;
-    std::size_t prune_at = 0;
-  };
 
   // Largest approximation a point can have and still belong to an answer whose exact k-th
   // squared distance is at most `squared` + error: one error margin to reach the exact value,
@@ -164,10 +191,12 @@ class BruteForce {
 
   SingleThreadedBlas blas_threads_;
   PointRows<T> points_;
-  Matrix<T> centered_;  // N x D, rows minus their mean
+  Matrix<T> centered_;            // N x D, rows minus their mean (empty when centered_float_ is used)
+  Matrix<float> centered_float_;  // the same in float, for double data whose range allows it
   Vector<T> norms_;     // squared norms of the centered rows
   T max_norm_ = 0;
   T error_scale_ = 0;
+  T error_floor_ = 0;  // absolute part of the error bound (float GEMM for double data only)
   T slack_ = 0;
 };
 
