@@ -5,6 +5,12 @@ function(nldr_project_options target)
   if(TARGET nldr::suitesparse)  # optional: the fast factorizations of the spectral embedders
     target_link_libraries(${target} PRIVATE nldr::suitesparse)
   endif()
+  if(TARGET nldr::hnswlib)  # optional: ApproximateKNearest
+    target_link_libraries(${target} PRIVATE nldr::hnswlib)
+  endif()
+  if(TARGET nldr::openblas)  # optional: OpenBLAS's GEMM in the exact neighbor search
+    target_link_libraries(${target} PRIVATE nldr::openblas)
+  endif()
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # GCC 12 reports false positives inside Eigen (SelfAdjointEigenSolver, JacobiSVD) and libstdc++

@@ -8,6 +8,8 @@ packages=(
   catch2                                             # tests (Catch2 2.13)
   libboost-dev libomp-dev libcli11-dev               # R*-tree index, OpenMP for clang, the nldr tool
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
+  libhnswlib-dev                                     # optional nldr::hnswlib: ApproximateKNearest
+  libopenblas-dev                                    # optional nldr::openblas: GEMM of the exact neighbor search
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -35,6 +36,9 @@ struct SelectionReport {
   offset_t pruned_edges = 0;       ///< candidates the selector's rule removed
   offset_t reconnected_edges = 0;  ///< pruned edges re-added to reconnect components
   index_t fallback_points = 0;     ///< points that needed the min_neighbors fallback
+  /// Approximate selectors (ApproximateKNearest): the fraction of the exact k nearest neighbors
+  /// the candidate lists hold, estimated on a sample of points; empty for exact selectors.
+  std::optional<double> estimated_recall;
 };
 
 template <Real T>

@@ -1,12 +1,16 @@
 // Blocked brute-force neighbor search on GEMM, for high D where k-d trees degenerate.
 //
 // For a block of queries Q and a block of points P, the squared distances are approximated as
-// |q|^2 + |p|^2 - 2 q.p with one matrix product (Eigen GEMM) on mean-centered points (centering
-// keeps the norms, and so the cancellation error, small). That form loses precision, so it only
-// filters: every point whose approximation is within a rigorous error margin of the current k-th
-// best (or of the radius) is kept as a candidate, and the candidates are then offered to the
-// query's NearestSet at their exact squared_distance(), which makes the final choice. Memory is
-// the centered copy (N x D) plus one query-block x point-block product per thread, never N x N.
+// |q|^2 + |p|^2 - 2 q.p with one matrix product on mean-centered points (centering keeps the
+// norms, and so the cancellation error, small). The product is OpenBLAS's GEMM when nldr::openblas
+// is linked (NLDR_HAVE_OPENBLAS: OpenBLAS picks AVX2/AVX-512 kernels at run time, where Eigen
+// compiles for the build's -march), Eigen's otherwise; in float for float data and, where the
+// range allows, for double data too. That form loses precision, so it only filters: every point
+// whose approximation is within a rigorous error margin of the current k-th best (or of the
+// radius) is kept as a candidate, and the candidates are then offered to the query's NearestSet
+// at their exact squared_distance() in T, which makes the final choice. Memory is the centered
+// copy (N x D, in float when the GEMM is) plus one query-block x point-block product per thread,
+// never N x N.
 #pragma once
 
 #include <nldr/core/types.hpp>
@@ -14,15 +18,54 @@
 #include <nldr/neighbors/detail/result_sets.hpp>
 
 #include <Eigen/Core>
+#if defined(NLDR_HAVE_OPENBLAS)
+#include <cblas.h>
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace nldr::detail {
+
+#if defined(NLDR_HAVE_OPENBLAS)
+/// While alive, OpenBLAS runs every call on its calling thread: the neighbor search already runs
+/// one GEMM per core through parallel_for, and OpenBLAS's own threads on top of that would
+/// oversubscribe the cores. The previous thread count is restored on destruction.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas() : saved_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
+  ~SingleThreadedBlas() { openblas_set_num_threads(saved_); }
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int saved_;
+};
+#else
+/// Without OpenBLAS, Eigen's GEMM runs on the calling thread inside parallel regions anyway.
+struct SingleThreadedBlas {};
+#endif
+
+/// out (rows(a) x rows(b), row-major) = -2 a b^T, with a and b row-major and contiguous.
+template <Real T>
+void minus_twice_products(const Matrix<T>& a, const T* b, index_t b_rows, Matrix<T>& out) {
+  out.resize(a.rows(), b_rows);
+#if defined(NLDR_HAVE_OPENBLAS)
+  const auto m = int(a.rows()), n = int(b_rows), d = int(a.cols());
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, d, -2.0f, a.data(), d, b, d, 0.0f, out.data(), n);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, d, -2.0, a.data(), d, b, d, 0.0, out.data(), n);
+#else
+  const Eigen::Map<const Matrix<T>> b_rows_map(b, b_rows, a.cols());
+  out.noalias() = T(-2) * (a * b_rows_map.transpose());
+#endif
+}
 
 template <Real T>
 class BruteForce {
@@ -32,12 +75,13 @@ class BruteForce {
   static constexpr index_t query_block = 256;
   static constexpr index_t point_block = 1024;
 
-  /// `points` must outlive this object.
+  /// `points` must outlive this object. While it exists, OpenBLAS runs single-threaded
+  /// (SingleThreadedBlas): call search() from parallel_for.
   explicit BruteForce(PointRows<T> points) : points_(points) {
     using Map = Eigen::Map<const Matrix<T>, 0, Eigen::OuterStride<>>;
     const Map x(points.data, points.rows, points.cols, Eigen::OuterStride<>(points.stride));
-    centered_ = x.rowwise() - x.colwise().mean();
-    norms_ = centered_.rowwise().squaredNorm();
+    const Eigen::Matrix<T, 1, Eigen::Dynamic> mean = x.colwise().mean();
+    norms_ = (x.rowwise() - mean).rowwise().squaredNorm();  // no N x D temporary in T
     max_norm_ = norms_.size() > 0 ? norms_.maxCoeff() : T(0);
     // Higham (2002), sec. 3.1: a dot product or squared norm of D terms computed in any order errs
     // by at most gamma_D = D u / (1 - D u) times the sum of |terms|, which is <= |q|^2 + |p|^2 here;
@@ -45,49 +89,30 @@ class BruteForce {
     // a few u more. 4 (D + 8) u (|q|^2 + |p|^2) bounds the total with a factor >= 2 to spare.
     error_scale_ = T(4) * T(points.cols + 8) * std::numeric_limits<T>::epsilon();
     slack_ = rounding_slack<T>(points.cols);
+    if constexpr (std::is_same_v<T, double>) {
+      // Double data filtered by a float GEMM: twice the GEMM's speed and half its memory. Rounding
+      // the centered coordinates to float errs by u_f |c| (+ 2^-150 below float's normal range) and
+      // the float dot product by gamma_D in u_f: the bound above with u = u_f covers the relative
+      // part with the same spare; 2^-140 D (1 + max |p|) covers the absolute part of subnormals
+      // (256 times over). Only where the products cannot overflow float and the absolute part
+      // stays negligible; the exact recheck in double still decides.
+      if (max_norm_ <= 1e30 && max_norm_ >= 1e-20) {
+        centered_float_ = (x.rowwise() - mean).template cast<float>();
+        error_scale_ = T(4) * T(points.cols + 8) * T(std::numeric_limits<float>::epsilon());
+        error_floor_ = std::ldexp(1.0, -140) * T(points.cols) * (1 + std::sqrt(max_norm_));
+        return;
+      }
+    }
+    centered_ = x.rowwise() - mean;
   }
 
   /// Offers to sets[q] (reset for queries[q]) a superset of the answer of point queries[q],
   /// at exact squared distances. queries.size() <= query_block.
   void search(std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
-    const index_t nq = index_t(queries.size());
-    const Eigen::Index dim = points_.cols;
-    Matrix<T> q_rows(nq, dim);
-    std::vector<Filter> filters(std::size_t(nq), Filter{});
-    for (index_t q = 0; q < nq; ++q) {
-      q_rows.row(q) = centered_.row(queries[q]);
-      Filter& f = filters[q];
-      f.error = error_scale_ * (norms_[queries[q]] + max_norm_);
-      f.threshold = limit(sets[q].squared_radius_bound(), f.error);
-      f.capacity = std::size_t(sets[q].capacity());
-      f.prune_at = 2 * f.capacity + 64;
-    }
-    Matrix<T> approx;  // nq x np approximate squared distances
-    for (index_t p0 = 0; p0 < points_.rows; p0 += point_block) {
-      const index_t np = std::min(point_block, points_.rows - p0);
-      approx.noalias() = T(-2) * (q_rows * centered_.middleRows(p0, np).transpose());
-      approx.rowwise() += norms_.segment(p0, np).transpose();
-      for (index_t q = 0; q < nq; ++q) {
-        Filter& f = filters[q];
-        const index_t self = queries[q];
-        const T* row = approx.row(q).data();
-        const T q_norm = norms_[self];
-        for (index_t c = 0; c < np; ++c) {
-          const T a = row[c] + q_norm;
-          // !(a > t) also admits NaN, which only an overflowing norm can produce; the error
-          // margin is then infinite as well, so nothing is filtered out.
-          if (a > f.threshold || p0 + c == self) continue;
-          f.candidates.emplace_back(std::isnan(a) ? std::numeric_limits<T>::infinity() : a, p0 + c);
-          if (f.candidates.size() >= f.prune_at) prune(f);
-        }
-      }
-    }
-    for (index_t q = 0; q < nq; ++q) {
-      const T* query = points_.row(queries[q]);
-      for (const auto& [approx, j] : filters[q].candidates)
-        if (!(approx > filters[q].threshold))
-          sets[q].addPoint(squared_distance(query, points_.row(j), dim), typename NearestSet<T>::IndexType(j));
-    }
+    if (centered_float_.size() > 0)
+      search_with<float>(centered_float_, queries, sets);
+    else
+      search_with<T>(centered_, queries, sets);
   }
 
  private:
@@ -98,6 +123,53 @@ class BruteForce {
     std::size_t capacity = 0;
     std::size_t prune_at = 0;
   };
+
+  // The search with the GEMM in G (T, or float for double data); `centered` holds the centered
+  // points in G.
+  template <Real G>
+  void search_with(const Matrix<G>& centered, std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
+    const index_t nq = index_t(queries.size());
+    const Eigen::Index dim = points_.cols;
+    Matrix<G> q_rows(nq, dim);
+    std::vector<Filter> filters(std::size_t(nq), Filter{});
+    for (index_t q = 0; q < nq; ++q) {
+      q_rows.row(q) = centered.row(queries[q]);
+      Filter& f = filters[q];
+      f.error = error_scale_ * (norms_[queries[q]] + max_norm_) + error_floor_;
+      f.threshold = limit(sets[q].squared_radius_bound(), f.error);
+      f.capacity = std::size_t(sets[q].capacity());
+      f.prune_at = 2 * f.capacity + 64;
+    }
+    Matrix<G> approx;  // nq x np: -2 q.p, completed to approximate squared distances in the filter
+    for (index_t p0 = 0; p0 < points_.rows; p0 += point_block) {
+      const index_t np = std::min(point_block, points_.rows - p0);
+      minus_twice_products<G>(q_rows, centered.row(p0).data(), np, approx);
+      const T* p_norms = norms_.data() + p0;
+      for (index_t q = 0; q < nq; ++q) {
+        Filter& f = filters[q];
+        const index_t self = queries[q];
+        const G* row = approx.row(q).data();
+        const T q_norm = norms_[self];
+        for (index_t c = 0; c < np; ++c) {
+          const T a = (T(row[c]) + p_norms[c]) + q_norm;
+          // !(a > t) also admits NaN, which only an overflowing norm can produce; the error
+          // margin is then infinite as well, so nothing is filtered out.
+          if (a > f.threshold || p0 + c == self) continue;
+          f.candidates.emplace_back(std::isnan(a) ? std::numeric_limits<T>::infinity() : a, p0 + c);
+          if (f.candidates.size() >= f.prune_at) prune(f);
+        }
+      }
+    }
+    for (index_t q = 0; q < nq; ++q) {
+      // Up to ~2k + 64 candidates accumulate between prunes; one last prune leaves about k for
+      // the exact recheck, which costs D operations each (it took 9% of the search at D = 784).
+      prune(filters[q]);
+      const T* query = points_.row(queries[q]);
+      for (const auto& [approx_distance, j] : filters[q].candidates)
+        if (!(approx_distance > filters[q].threshold))
+          sets[q].addPoint(squared_distance(query, points_.row(j), dim), typename NearestSet<T>::IndexType(j));
+    }
+  }
 
   // Largest approximation a point can have and still belong to an answer whose exact k-th
   // squared distance is at most `squared` + error: one error margin to reach the exact value,
@@ -117,11 +189,14 @@ class BruteForce {
     f.prune_at = 2 * std::max(c.size(), f.capacity) + 64;
   }
 
+  SingleThreadedBlas blas_threads_;
   PointRows<T> points_;
-  Matrix<T> centered_;  // N x D, rows minus their mean
+  Matrix<T> centered_;            // N x D, rows minus their mean (empty when centered_float_ is used)
+  Matrix<float> centered_float_;  // the same in float, for double data whose range allows it
   Vector<T> norms_;     // squared norms of the centered rows
   T max_norm_ = 0;
   T error_scale_ = 0;
+  T error_floor_ = 0;  // absolute part of the error bound (float GEMM for double data only)
   T slack_ = 0;
 };
 

@@ -148,4 +148,44 @@ NeighborLists<T> exact_neighbors(const PointsRef<T>& points, SearchBackend backe
   return lists;
 }
 
+/// Exact k nearest neighbors of the points `queries` only (k <= N - 1), each list as
+/// KNearest would give it: by (distance, index), at the same distances. For checking an
+/// approximate search on a sample: the same backends as exact_neighbors, queries in parallel.
+template <Real T>
+std::vector<std::vector<typename NearestSet<T>::Entry>> exact_neighbors_of(const PointRows<T>& rows,
+                                                                          std::span<const index_t> queries,
+                                                                          index_t k) {
+  std::vector<std::vector<typename NearestSet<T>::Entry>> lists(queries.size());
+  const double no_radius = std::numeric_limits<double>::infinity();
+  auto search_blocks = [&](index_t block, const auto& search) {
+    const std::int64_t blocks = (std::int64_t(queries.size()) + block - 1) / block;
+    parallel_for(
+        0, blocks,
+        [&](std::int64_t b) {
+          const std::size_t begin = std::size_t(b) * std::size_t(block);
+          const auto part = queries.subspan(begin, std::min(queries.size() - begin, std::size_t(block)));
+          std::vector<NearestSet<T>> sets(part.size(), NearestSet<T>(k, no_radius, rows.cols));
+          for (std::size_t q = 0; q < part.size(); ++q) sets[q].reset(part[q]);
+          search(part, std::span<NearestSet<T>>(sets));
+          for (std::size_t q = 0; q < part.size(); ++q) {
+            sets[q].sort();
+            lists[begin + q].assign(sets[q].entries().begin(), sets[q].entries().end());
+          }
+        },
+        1);
+  };
+  if (uses_kdtree(SearchBackend::automatic, rows.cols)) {
+    const KdTree<T> tree(rows, kdtree_leaf_size);
+    search_blocks(kdtree_query_block, [&](std::span<const index_t> part, std::span<NearestSet<T>> sets) {
+      for (std::size_t q = 0; q < part.size(); ++q) tree.search(rows.row(part[q]), sets[q]);
+    });
+  } else {
+    const BruteForce<T> brute(rows);
+    search_blocks(BruteForce<T>::query_block, [&](std::span<const index_t> part, std::span<NearestSet<T>> sets) {
+      brute.search(part, sets);
+    });
+  }
+  return lists;
+}
+
 }  // namespace nldr::detail
