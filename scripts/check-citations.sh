@@ -131,6 +131,9 @@ def main(arguments):
                         report(where, match.group(1), f"which does not exist (from {here or '.'}/)")
             for match in BARE_NAME.finditer(line):
                 cited = match.group(1)
+                # A name joined to a directory in code (dir / "out.md") is a file the program writes.
+                if re.search(r'/\s*"$', line[: match.start()]):
+                    continue
                 if cited not in basenames and cited not in seen:
                     report(where, cited, "and no file of that name exists in the repository")
 

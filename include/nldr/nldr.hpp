@@ -44,9 +44,12 @@
 #include <nldr/embed/smacof.hpp>
 
 #include <nldr/metrics/metrics.hpp>
+#include <nldr/neighbors/intrinsic_dimension.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_file.hpp>
 #include <nldr/registry/selectors.hpp>
+#include <nldr/tune/criteria.hpp>
+#include <nldr/tune/sweep.hpp>
 
 #include <nldr/datasets/registry.hpp>
 

@@ -15,6 +15,9 @@
 #if defined(NLDR_HAVE_BOOST)
 #include <nldr/neighbors/rstar_box_index.hpp>
 #endif
+#if defined(NLDR_HAVE_HNSWLIB)
+#include <nldr/neighbors/approximate_knn.hpp>
+#endif
 #include <nldr/registry/parameters.hpp>
 
 #include <array>
@@ -90,6 +93,16 @@ inline constexpr std::array<ParameterSpec, 4> short_circuit_parameters{
                   "box index: k-d tree (any D) or Boost R*-tree (D <= 3)"},
     min_neighbors_parameter};
 
+inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
+    k_parameter,
+    ParameterSpec{"ef", ParameterKind::integer, "0", 0, 2147483646, {},
+                  "HNSW candidates per query, >= k (0: max(2 k, 32)); more is slower and more exact"},
+    ParameterSpec{"hnsw_m", ParameterKind::integer, "12", 2, 2048, {}, "HNSW links per node (hnswlib's M)"},
+    ParameterSpec{"ef_construction", ParameterKind::integer, "64", 1, 2147483646, {},
+                  "HNSW candidates while building the index"}};
+
+// Which selectors a build has depends on its optional dependencies (Boost for rstar, hnswlib for
+// approx-knn): every translation unit of one program must see the same NLDR_HAVE_* definitions.
 inline const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
       selector("knn", "the exact k nearest neighbors", knn_parameters, false,
@@ -136,6 +149,15 @@ inline const std::vector<SelectorInfo>& selector_table() {
                                "kdtree (same result) or rebuild with libboost-dev");
 #endif
                }),
+#if defined(NLDR_HAVE_HNSWLIB)
+      selector("approx-knn", "approximate k nearest neighbors on an HNSW index (hnswlib)", approximate_knn_parameters,
+               false, []<Real T>(const Matrix<T>& X, const Arguments& a) {
+                 return ApproximateKNearest{.k = a.index("k"),
+                                            .ef = a.index("ef"),
+                                            .M = a.index("hnsw_m"),
+                                            .ef_construction = a.index("ef_construction")}(X);
+               }),
+#endif
   };
   return table;
 }

@@ -87,7 +87,7 @@ struct TuneResult {
 /// \code
 /// auto result = nldr::tune(X, {.k_min = 5, .k_max = 30, .criterion = nldr::TuneCriterion::auc_rnx},
 ///                          [](const nldr::NeighborGraph<double>& graph) {
-///                            return nldr::Isomap{{.dim = 2}}.embed(X, graph).coordinates;
+///                            return nldr::Isomap{{.dim = 2}}.fit(X, graph).coordinates;
 ///                          });
 /// result.best_k; result.scores[0].values.geodesic_rv; result.suggested_dim;
 /// \endcode
