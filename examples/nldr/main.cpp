@@ -373,6 +373,127 @@ int transform(const TransformArgs& a) {
   return ok;
 }
 
+// ---- nldr tune ----------------------------------------------------------------------------------
+
+struct TuneArgs {
+  std::string in, method, criterion = "auc-rnx";
+  nldr::index_t k_min = 5, k_max = 30, k_step = 1;
+  nldr_tool::RegistryFlags flags;
+  Output json, plot;
+};
+
+JsonValue dimension_json(const nldr::TuneResult& result) {
+  JsonValue json = JsonValue::object();
+  if (result.mle) {
+    json["mle"] = result.mle->estimate;
+    json["mle_points"] = result.mle->points_used;
+  }
+  if (result.twonn) {
+    json["twonn"] = result.twonn->estimate;
+    json["twonn_interval"] = JsonValue::array();
+    json["twonn_interval"].push_back(result.twonn->lower);
+    json["twonn_interval"].push_back(result.twonn->upper);
+  }
+  if (!result.dimension_failure.empty()) json["failure"] = result.dimension_failure;
+  json["suggested_dim"] = result.suggested_dim;
+  return json;
+}
+
+/// Sweeps k for one method (docs/tuning.md): every criterion for every k, the best k by --criterion.
+int tune(const TuneArgs& a) {
+  const nldr::EmbedderInfo& method = nldr::find_embedder(a.method);
+  if (!method.accepts(nldr::needs_graph))
+    nldr::throw_invalid("method", method.name, " uses no neighbor graph, so it has no k to tune: choose a graph method");
+  a.flags.require_applicable({{std::string(method.name), method.parameters}}, std::string(method.name));
+  const nldr::TuneCriterion criterion = nldr::parse_criterion(a.criterion);
+  check_distinct({{"--json", a.json.path}, {"--plot", a.plot.path}}, {a.in});
+  for (const Output* o : {&a.json, &a.plot}) check_writable(*o);
+  const nldr::Matrix<double> X = read_points(a.in);
+  const nldr::ParameterValues values = a.flags.given(method.parameters);
+  const auto result = nldr::tune(X, {.k_min = a.k_min, .k_max = a.k_max, .k_step = a.k_step, .criterion = criterion},
+                                 [&](const nldr::NeighborGraph<double>& graph) {
+                                   return nldr::Matrix<double>(
+                                       method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values)
+                                           .coordinates());
+                                 });
+  JsonValue report;
+  report["command"] = "tune";
+  report["version"] = nldr::version;
+  report["input"] = a.in;
+  report["method"] = std::string(method.name);
+  report["parameters"] = nldr_tool::parameters_json(nldr::Arguments(method.parameters, values, method.name).values());
+  report["criterion"] = std::string(nldr::criterion_name(result.criterion));
+  report["best_k"] = result.best_k;
+  JsonValue scores = JsonValue::array();
+  nldr::io::LineSeries curve{.name = std::string(nldr::criterion_name(criterion))};
+  for (const auto& score : result.scores) {
+    JsonValue row = JsonValue::object();
+    row["k"] = score.k;
+    for (const auto c : nldr::all_tune_criteria) {
+      const double v = score.values.value(c);
+      row[std::string(nldr::criterion_name(c))] = std::isfinite(v) ? JsonValue(v) : JsonValue(nullptr);
+    }
+    if (!score.failure.empty()) row["failure"] = score.failure;
+    scores.push_back(std::move(row));
+    const double v = score.values.value(criterion);
+    if (std::isfinite(v)) curve.x.push_back(double(score.k)), curve.y.push_back(v);
+  }
+  report["scores"] = std::move(scores);
+  report["dimension"] = dimension_json(result);
+  if (a.plot.requested())
+    nldr::io::write_line_plot_svg(a.plot.path, {curve},
+                                  {.title = std::string(method.name) + " on " + Path(a.in).filename().string() +
+                                            ": " + curve.name + " over k",
+                                   .x_label = "neighbors k",
+                                   .y_label = curve.name});
+  nldr_tool::add_resources(report, result.times);
+  if (a.json.requested())
+    emit_json(a.json, report);
+  else
+    std::printf("best k = %d by %s\n", int(result.best_k), curve.name.c_str());
+  return ok;
+}
+
+// ---- nldr intrinsic-dim -------------------------------------------------------------------------
+
+struct DimensionArgs {
+  std::string in;
+  Output json;
+};
+
+int intrinsic_dim(const DimensionArgs& a) {
+  check_writable(a.json);
+  const nldr::Matrix<double> X = read_points(a.in);
+  nldr::StageTimes times;
+  nldr::Stopwatch clock;
+  const auto mle = nldr::mle_intrinsic_dimension(X);
+  times.add("mle", clock.seconds());
+  clock.restart();
+  const auto twonn = nldr::twonn_intrinsic_dimension(X);
+  times.add("twonn", clock.seconds());
+  JsonValue report;
+  report["command"] = "intrinsic-dim";
+  report["version"] = nldr::version;
+  report["input"] = a.in;
+  report["mle"] = mle.estimate;
+  JsonValue per_k = JsonValue::object();
+  for (std::size_t i = 0; i < mle.k.size(); ++i) per_k[std::to_string(mle.k[i])] = mle.per_k[i];
+  report["mle_per_k"] = std::move(per_k);
+  report["twonn"] = twonn.estimate;
+  report["twonn_interval"] = JsonValue::array();
+  report["twonn_interval"].push_back(twonn.lower);
+  report["twonn_interval"].push_back(twonn.upper);
+  report["twonn_confidence"] = twonn.confidence;
+  report["duplicates_removed"] = mle.duplicates_removed;
+  nldr_tool::add_resources(report, times);
+  if (a.json.requested())
+    emit_json(a.json, report);
+  else
+    std::printf("intrinsic dimension: MLE %.2f, TwoNN %.2f (%.0f%% interval %.2f..%.2f)\n", mle.estimate,
+                twonn.estimate, 100 * twonn.confidence, twonn.lower, twonn.upper);
+  return ok;
+}
+
 // ---- nldr evaluate ------------------------------------------------------------------------------
 
 struct EvaluateArgs {
@@ -663,24 +784,49 @@ int main(int argc, char** argv) {
   add_input_options(*evaluate_cmd);
   add_threads_option(*evaluate_cmd, threads);
 
+  TuneArgs tu;
+  auto* tune_cmd = app.add_subcommand("tune", "Choose k for a method: every criterion without ground truth over a sweep");
+  tune_cmd->add_option("--in,-i", tu.in, "Points CSV (N x D)")->required();
+  tune_cmd->add_option("--method,-m", tu.method, "Method: " + method_names())->required();
+  tune_cmd->add_option("--k-min", tu.k_min, "Smallest k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
+  tune_cmd->add_option("--k-max", tu.k_max, "Largest k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
+  tune_cmd->add_option("--k-step", tu.k_step, "Step of k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
+  tune_cmd->add_option("--criterion", tu.criterion, "What picks best_k: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
+      ->capture_default_str();
+  tu.flags.add_to(*tune_cmd, true, false);
+  tune_cmd->add_option("--plot", tu.plot.path, "The criterion over k, SVG");
+  add_json_option(*tune_cmd, tu.json);
+  add_input_options(*tune_cmd);
+  add_threads_option(*tune_cmd, threads);
+
+  DimensionArgs di;
+  auto* dimension_cmd = app.add_subcommand("intrinsic-dim", "Estimate the intrinsic dimension (MLE, TwoNN)");
+  dimension_cmd->add_option("--in,-i", di.in, "Points CSV (N x D)")->required();
+  add_json_option(*dimension_cmd, di.json);
+  add_input_options(*dimension_cmd);
+  add_threads_option(*dimension_cmd, threads);
+
   std::string command;
   try {
     // CLI11 would only say "A subcommand is required" for a misspelled command.
     const std::string first = argc > 1 ? argv[1] : "-";
     if (first[0] != '-' && app.get_subcommands([&](const CLI::App* c) { return c->check_name(first); }).empty())
-      nldr::throw_invalid("command", "unknown command \"", first, "\": use generate, neighbors, embed, transform or evaluate");
+      nldr::throw_invalid("command", "unknown command \"", first, "\": use generate, neighbors, embed, transform, evaluate, tune or intrinsic-dim");
     app.parse(argc, argv);
     command = app.get_subcommands().front()->get_name();
     if (threads > 0) nldr::set_threads(threads);
     // `--json` without a path means standard output.
     const std::pair<CLI::App*, Output*> json_options[] = {
-        {neighbors_cmd, &nb.json}, {embed_cmd, &em.json}, {transform_cmd, &tr.json}, {evaluate_cmd, &ev.json}};
+        {neighbors_cmd, &nb.json}, {embed_cmd, &em.json},   {transform_cmd, &tr.json},
+        {evaluate_cmd, &ev.json},  {tune_cmd, &tu.json},     {dimension_cmd, &di.json}};
     for (auto [cmd, json] : json_options)
       if (cmd->parsed() && cmd->count("--json") > 0 && json->path.empty()) json->path = "-";
     if (command == "generate") return generate(gen);
     if (command == "neighbors") return neighbors(nb);
     if (command == "embed") return embed(em);
     if (command == "transform") return transform(tr);
+    if (command == "tune") return tune(tu);
+    if (command == "intrinsic-dim") return intrinsic_dim(di);
     return evaluate(ev);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
