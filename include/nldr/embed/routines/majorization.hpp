@@ -20,8 +20,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
-#include <nldr/embed/detail/dense_top_eigen.hpp>
-#include <nldr/embed/detail/signs.hpp>
+#include <nldr/embed/routines/mds.hpp>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -331,19 +330,15 @@ inline Matrix<double> classical_start(const MajorizationProblem& problem, index_
       B(i, j) = d * d;
     }
   });
-  // B = -1/2 J D^2 J (Torgerson 1952)
-  const Eigen::VectorXd row_mean = B.rowwise().mean();
-  const double total_mean = row_mean.mean();
-  parallel_for(0, n, [&](std::int64_t i) {
-    for (Eigen::Index j = 0; j < n; ++j) B(i, j) = -0.5 * (B(i, j) - row_mean[i] - row_mean[j] + total_mean);
-  });
-  auto pairs = dense_top_eigenpairs(B, dim, 0, TopEigenOptions{}, method);
-  fix_signs(pairs.vectors);
-  Matrix<double> X = pairs.vectors * pairs.values.cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  routines::double_center_squared(B);
+  StageTimes stages;
+  const routines::Scaling scaling = routines::scale_centered(B, dim, 0, TopEigenOptions{}, method, stages);
+  Matrix<double> X = scaling.coordinates;
+  const Eigen::VectorXd& values = scaling.values;
   Random random(seed);
-  const double noise = 1e-6 * std::sqrt(std::max(pairs.values[0], 0.0) / double(n)) + 1e-300;
+  const double noise = 1e-6 * std::sqrt(std::max(values[0], 0.0) / double(n)) + 1e-300;
   for (Eigen::Index c = 0; c < dim; ++c)
-    if (!(pairs.values[c] > 0))
+    if (!(values[c] > 0))
       for (Eigen::Index i = 0; i < n; ++i) X(i, c) = noise * random.normal();
   return X;
 }
