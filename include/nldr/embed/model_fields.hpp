@@ -29,12 +29,14 @@ inline void require_state(bool holds, const char* what) {
   if (!holds) throw_invalid("model", "inconsistent model state: ", what);
 }
 
-/// The checks every model shares: N x d coordinates and d eigenvalues (PCA and MDS may have fewer).
+/// The checks every model shares: N x d finite coordinates, and d eigenvalues or none (the stress
+/// methods have none).
 template <Real T>
 void check_embedding_state(const Embedding<T>& embedding) {
   require_state(embedding.coordinates.cols() >= 1 && embedding.coordinates.rows() >= 1, "no coordinates");
   require_state(embedding.coordinates.allFinite(), "non-finite coordinates");
-  require_state(embedding.eigenvalues.size() == embedding.coordinates.cols(), "one eigenvalue per coordinate");
+  require_state(embedding.eigenvalues.size() == 0 || embedding.eigenvalues.size() == embedding.coordinates.cols(),
+                "one eigenvalue per coordinate, or none");
 }
 
 }  // namespace nldr
