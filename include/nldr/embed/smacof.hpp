@@ -87,12 +87,24 @@ struct SmacofModel : Embedding<T> {
 
  private:
   Matrix<T> place(Matrix<double> targets) const {
-    if (!metric)
-      for (Eigen::Index p = 0; p < targets.rows(); ++p)
-        for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
-    return detail::place_points(this->coordinates.template cast<double>(), targets, false, transform_iterations,
-                                transform_tolerance)
-        .template cast<T>();
+    if (metric)
+      return detail::place_points(this->coordinates.template cast<double>(), targets, false, transform_iterations,
+                                  transform_tolerance)
+          .template cast<T>();
+    // Non-metric: the disparities of the dissimilarities; a duplicate of a training point (dissimilarity
+    // 0, whose disparity need not be 0) still lands on it.
+    std::vector<Eigen::Index> duplicate_of(std::size_t(targets.rows()), -1);
+    for (Eigen::Index p = 0; p < targets.rows(); ++p) {
+      Eigen::Index nearest = 0;
+      if (targets.row(p).minCoeff(&nearest) == 0) duplicate_of[std::size_t(p)] = nearest;
+      for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
+    }
+    Matrix<T> Y = detail::place_points(this->coordinates.template cast<double>(), targets, false,
+                                       transform_iterations, transform_tolerance)
+                      .template cast<T>();
+    for (Eigen::Index p = 0; p < Y.rows(); ++p)
+      if (duplicate_of[std::size_t(p)] >= 0) Y.row(p) = this->coordinates.row(duplicate_of[std::size_t(p)]);
+    return Y;
   }
   double disparity_of(double delta) const {
     const auto upper = std::upper_bound(map_dissimilarities.begin(), map_dissimilarities.end(), delta);
