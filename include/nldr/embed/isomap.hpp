@@ -149,16 +149,21 @@ struct IsomapModel : Embedding<T> {
     const index_t n = training.size();
     routines::validate_transform_k(k, 1, n);
     const auto lists = training.nearest(X_new, k);
+    // B's diagonal, contiguous: read once per element of every row below (a strided read of B(j, j)
+    // there missed the cache on every element).
+    const Eigen::VectorXd diagonal = B.diagonal().template cast<double>();
     Matrix<T> Y(X_new.rows(), pseudo_inverse.rows());
     parallel_for(0, X_new.rows(), [&](std::int64_t p) {
       Eigen::VectorXd squared = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
       for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e) {
         const index_t q = lists.indices[e];
-        const double to_q = double(lists.distances[e]), b_qq = double(B(q, q));
+        const double to_q = double(lists.distances[e]), b_qq = diagonal[q];
         const S* row = B.row(q).data();
+        const double* b_jj = diagonal.data();
+        double* best = squared.data();
         for (index_t j = 0; j < n; ++j) {
-          const double g = to_q + std::sqrt(std::max(0.0, b_qq + double(B(j, j)) - 2.0 * double(row[j])));
-          squared[j] = std::min(squared[j], g);
+          const double g = to_q + std::sqrt(std::max(0.0, b_qq + b_jj[j] - 2.0 * double(row[j])));
+          best[j] = std::min(best[j], g);
         }
       }
       squared = squared.cwiseAbs2() - mean_squared;
