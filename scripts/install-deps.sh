@@ -8,6 +8,8 @@ packages=(
   catch2                                             # tests (Catch2 2.13)
   libboost-dev libomp-dev libcli11-dev               # R*-tree index, OpenMP for clang, the nldr tool
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
+  pybind11-dev python3-dev python3-numpy python3-scipy # the Python package nldr (docs/python.md)
+  python3-pytest python3-sklearn                     # its tests
 )
 missing=()
 for p in "${packages[@]}"; do
