@@ -64,7 +64,10 @@ class _NldrEstimator(_Base, _Mixin):
     _graph = False
 
     def _registry_method(self):
-        return self._methods[getattr(self, "method", None)]
+        method = getattr(self, "method", None)
+        if method not in self._methods:
+            raise ValueError(f"method = {method!r} must be one of {', '.join(map(repr, self._methods))}")
+        return self._methods[method]
 
     def _registry_parameters(self, entry):
         values = {}
