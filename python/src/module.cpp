@@ -271,7 +271,7 @@ py::tuple csr_tuple(nldr::NeighborGraph<T>&& graph) {
                         vector_to_numpy(std::vector<T>(d.begin(), d.end())), graph.is_symmetric());
 }
 
-py::tuple select(const std::string& selector_name, const py::object& X, const py::dict& parameters, int threads) {
+py::tuple select_graph(const std::string& selector_name, const py::object& X, const py::dict& parameters, int threads) {
   const auto& selector = nldr::find_selector(selector_name);
   const auto values = parameter_values(parameters);
   auto run = [&]<nldr::Real T>(T) {
@@ -439,7 +439,7 @@ PYBIND11_MODULE(_nldr, m) {
         py::arg("graph_lengths_given") = true,
         "Fits a registry method. X: N x D points; graph: (n, indptr, indices, distances) CSR (its "
         "distances used as given when graph_lengths_given); distances: N x N. float32 data fits in float, anything else in double.");
-  m.def("select", &select, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
+  m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0, "A neighbor graph as (n, indptr, indices, distances, symmetric).");
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
