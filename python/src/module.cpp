@@ -1,0 +1,497 @@
+// nldr._nldr: the Python binding (docs/python.md). Generic over the registries
+// (include/nldr/registry/): one fit for every method, one select for every selector, their
+// metadata, the models with transform and pickling through the model bytes, the metrics, and
+// nldr's exceptions as Python exceptions. The estimators are generated from the metadata in
+// python/nldr/estimators.py; nothing here names a method.
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/precomputed.hpp>
+#include <nldr/metrics/metrics.hpp>
+#include <nldr/registry/embedders.hpp>
+#include <nldr/registry/model_file.hpp>
+#include <nldr/registry/selectors.hpp>
+#include <nldr/version.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace py = pybind11;
+
+namespace {
+
+// ----- exceptions ---------------------------------------------------------------------------------
+
+struct PythonErrors {
+  py::handle memory_limit, convergence, disconnected, io, invalid_model;
+};
+PythonErrors& python_errors() {
+  static PythonErrors errors;
+  return errors;
+}
+
+/// nldr::io_error from model bytes means the bytes are bad: a ValueError subclass, not an OSError.
+struct invalid_model_bytes : nldr::error {
+  using nldr::error::error;
+};
+
+void translate_exceptions() {
+  try {
+    throw;
+  } catch (const invalid_model_bytes& e) {
+    PyErr_SetString(python_errors().invalid_model.ptr(), e.what());
+  } catch (const nldr::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const nldr::memory_limit_exceeded& e) {
+    PyErr_SetString(python_errors().memory_limit.ptr(), e.what());
+  } catch (const nldr::convergence_error& e) {
+    PyErr_SetString(python_errors().convergence.ptr(), e.what());
+  } catch (const nldr::disconnected_graph& e) {
+    PyErr_SetString(python_errors().disconnected.ptr(), e.what());
+  } catch (const nldr::io_error& e) {
+    PyErr_SetString(python_errors().io.ptr(), e.what());
+  } catch (const nldr::error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+py::handle new_exception(py::module_& m, const char* name, PyObject* base, const char* doc) {
+  const std::string qualified = std::string("nldr.") + name;
+  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+  if (type == nullptr) throw py::error_already_set();
+  m.add_object(name, py::handle(type));
+  return type;
+}
+
+/// Ctrl-C during a call is seen when the call returns (the library has no cancel hook yet).
+void raise_pending_signals() {
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+/// Runs f with `threads` OpenMP threads (<= 0: the current setting), the GIL released.
+template <class F>
+auto without_gil(int threads, F&& f) {
+  struct Restore {
+    int previous = nldr::max_threads();
+    ~Restore() { nldr::set_threads(previous); }
+  };
+  decltype(f()) result;
+  {
+    py::gil_scoped_release release;
+    Restore restore;
+    nldr::set_threads(threads);
+    result = f();
+  }
+  raise_pending_signals();
+  return result;
+}
+
+// ----- arrays -------------------------------------------------------------------------------------
+
+/// A 2-D numpy array of T as an nldr::Matrix<T> (row-major): one pass over any strided layout
+/// (C or Fortran order, slices); other dtypes are converted once by numpy first.
+template <nldr::Real T>
+nldr::Matrix<T> to_matrix(const py::handle& object, const char* name) {
+  auto array = py::array_t<T, py::array::forcecast>::ensure(object);
+  if (!array) throw py::error_already_set();
+  if (array.ndim() != 2)
+    nldr::throw_invalid(name, name, " must be a 2-D array (samples x features), got ", array.ndim(), " dimension(s)");
+  const auto rows = array.shape(0), cols = array.shape(1);
+  bool positive = true;
+  for (int axis = 0; axis < 2; ++axis)
+    positive = positive && array.strides(axis) >= 0 && array.strides(axis) % py::ssize_t(sizeof(T)) == 0;
+  if (!positive) array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
+  using Strided = Eigen::Map<const nldr::Matrix<T>, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+  const Eigen::Index outer = positive ? array.strides(0) / py::ssize_t(sizeof(T)) : cols;
+  const Eigen::Index inner = positive ? array.strides(1) / py::ssize_t(sizeof(T)) : 1;
+  return Strided(array.data(), rows, cols, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(outer, inner));
+}
+
+/// Moves a matrix into a numpy array without a copy (the array owns it through a capsule).
+template <nldr::Real T>
+py::array_t<T> to_numpy(nldr::Matrix<T>&& matrix) {
+  auto* owned = new nldr::Matrix<T>(std::move(matrix));
+  py::capsule owner(owned, [](void* p) { delete static_cast<nldr::Matrix<T>*>(p); });
+  return py::array_t<T>({owned->rows(), owned->cols()},
+                        {py::ssize_t(sizeof(T)) * owned->cols(), py::ssize_t(sizeof(T))}, owned->data(), owner);
+}
+
+template <class V>
+py::array_t<typename V::value_type> vector_to_numpy(V&& vector) {
+  using E = typename V::value_type;
+  auto* owned = new V(std::move(vector));
+  py::capsule owner(owned, [](void* p) { delete static_cast<V*>(p); });
+  return py::array_t<E>({py::ssize_t(owned->size())}, {py::ssize_t(sizeof(E))}, owned->data(), owner);
+}
+
+bool wants_float(const py::handle& X) {
+  return py::isinstance<py::array>(X) && py::reinterpret_borrow<py::array>(X).dtype().is(py::dtype::of<float>());
+}
+
+// ----- models -------------------------------------------------------------------------------------
+
+/// A fitted model of scalar float or double (the dtype of the data it was fit on).
+class Model {
+ public:
+  Model() = default;
+  template <nldr::Real T>
+  explicit Model(nldr::AnyModel<T> model) : model_(std::move(model)) {}
+
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), model_);
+  }
+
+  std::string method() const {
+    return visit([](const auto& m) { return m.method(); });
+  }
+  py::dtype dtype() const {
+    return std::holds_alternative<nldr::AnyModel<float>>(model_) ? py::dtype::of<float>() : py::dtype::of<double>();
+  }
+  py::array coordinates() const {
+    return visit([](const auto& m) -> py::array { return to_numpy(nldr::Matrix<typename std::decay_t<decltype(
+                                                                      m.coordinates())>::Scalar>(m.coordinates())); });
+  }
+  py::array transform(const py::handle& X_new, int threads) const {
+    return visit([&](const auto& m) -> py::array {
+      using T = typename std::decay_t<decltype(m.coordinates())>::Scalar;
+      const nldr::Matrix<T> X = to_matrix<T>(X_new, "X_new");
+      return to_numpy(without_gil(threads, [&] { return m.transform(X); }));
+    });
+  }
+  bool transform_takes_distances() const {
+    return visit([](const auto& m) { return m.transform_takes_distances(); });
+  }
+  py::dict parameters() const {
+    py::dict out;
+    visit([&](const auto& m) {
+      for (const auto& [name, value] : m.parameters()) out[py::str(name)] = value;
+    });
+    return out;
+  }
+  py::dict results() const {
+    py::dict out;
+    visit([&](const auto& m) {
+      for (const auto& [name, value] : m.results())
+        out[py::str(name)] = std::visit(
+            [](const auto& v) -> py::object {
+              if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>)
+                return vector_to_numpy(std::vector<double>(v));
+              else
+                return py::cast(v);
+            },
+            value);
+    });
+    return out;
+  }
+  py::bytes to_bytes() const {
+    return visit([](const auto& m) { return py::bytes(nldr::model_bytes(m)); });
+  }
+  static Model from_bytes(const py::bytes& bytes) {
+    const std::string_view view(bytes);
+    try {
+      // Byte 12 of a model file is sizeof(T) (registry/model_file.hpp): try the type it names.
+      if (view.size() > 12 && std::uint8_t(view[12]) == sizeof(float)) return Model(nldr::model_from_bytes<float>(view));
+      return Model(nldr::model_from_bytes<double>(view));
+    } catch (const nldr::io_error& e) {
+      throw invalid_model_bytes(e.what());
+    }
+  }
+
+ private:
+  std::variant<nldr::AnyModel<double>, nldr::AnyModel<float>> model_;
+};
+
+nldr::ParameterValues parameter_values(const py::dict& given) {
+  nldr::ParameterValues values;
+  for (const auto& [name, value] : given) {
+    std::string text;
+    if (py::isinstance<py::bool_>(value))
+      text = value.cast<bool>() ? "true" : "false";
+    else if (py::isinstance<py::float_>(value))
+      text = py::repr(value).cast<std::string>();  // shortest text that round-trips
+    else
+      text = py::str(value).cast<std::string>();
+    values[py::str(name).cast<std::string>()] = text;
+  }
+  return values;
+}
+
+/// A graph from CSR arrays (scipy.sparse.csr_matrix's indptr, indices, data) for n points.
+template <nldr::Real T>
+nldr::NeighborGraph<T> graph_from_csr(nldr::index_t n, const py::handle& indptr, const py::handle& indices,
+                                      const py::handle& data) {
+  const auto offsets = py::array_t<nldr::offset_t, py::array::c_style | py::array::forcecast>::ensure(indptr);
+  const auto columns = py::array_t<nldr::index_t, py::array::c_style | py::array::forcecast>::ensure(indices);
+  const auto lengths = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(data);
+  if (!offsets || !columns || !lengths) throw py::error_already_set();
+  return nldr::NeighborGraph<T>::from_csr(
+      n, std::vector<nldr::offset_t>(offsets.data(), offsets.data() + offsets.size()),
+      std::vector<nldr::index_t>(columns.data(), columns.data() + columns.size()),
+      std::vector<T>(lengths.data(), lengths.data() + lengths.size()));
+}
+
+template <nldr::Real T>
+Model fit_typed(const nldr::EmbedderInfo& method, const py::object& X, const py::object& graph,
+                const py::object& distances, const nldr::ParameterValues& values, int threads, bool lengths_given) {
+  std::optional<nldr::Matrix<T>> points, dissimilarities;
+  std::optional<nldr::NeighborGraph<T>> neighbors;
+  nldr::FitInput<T> input;
+  if (!X.is_none()) input.points = &points.emplace(to_matrix<T>(X, "X"));
+  if (!distances.is_none()) input.distances = &dissimilarities.emplace(to_matrix<T>(distances, "distances"));
+  if (!graph.is_none()) {
+    const auto csr = graph.cast<py::tuple>();
+    input.graph = &neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
+    input.graph_lengths_given = lengths_given;
+  }
+  return Model(without_gil(threads, [&] { return method.fit<T>(input, values); }));
+}
+
+Model fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
+          const py::dict& parameters, int threads, bool lengths_given) {
+  const auto& method = nldr::find_embedder(method_name);
+  const auto values = parameter_values(parameters);
+  const bool single = wants_float(X.is_none() ? distances : X);
+  return single ? fit_typed<float>(method, X, graph, distances, values, threads, lengths_given)
+                : fit_typed<double>(method, X, graph, distances, values, threads, lengths_given);
+}
+
+template <nldr::Real T>
+py::tuple csr_tuple(nldr::NeighborGraph<T>&& graph) {
+  const auto o = graph.offsets();
+  const auto i = graph.indices();
+  const auto d = graph.distances();
+  return py::make_tuple(graph.size(), vector_to_numpy(std::vector<nldr::offset_t>(o.begin(), o.end())),
+                        vector_to_numpy(std::vector<nldr::index_t>(i.begin(), i.end())),
+                        vector_to_numpy(std::vector<T>(d.begin(), d.end())), graph.is_symmetric());
+}
+
+py::tuple select_graph(const std::string& selector_name, const py::object& X, const py::dict& parameters, int threads) {
+  const auto& selector = nldr::find_selector(selector_name);
+  const auto values = parameter_values(parameters);
+  auto run = [&]<nldr::Real T>(T) {
+    const nldr::Matrix<T> points = to_matrix<T>(X, "X");
+    return csr_tuple(without_gil(threads, [&] { return selector.select<T>(points, values); }));
+  };
+  return wants_float(X) ? run(float{}) : run(double{});
+}
+
+// ----- metadata -----------------------------------------------------------------------------------
+
+const char* kind_name(nldr::ParameterKind kind) {
+  switch (kind) {
+    case nldr::ParameterKind::integer: return "integer";
+    case nldr::ParameterKind::real: return "real";
+    case nldr::ParameterKind::choice: return "choice";
+    case nldr::ParameterKind::flag: return "flag";
+  }
+  return "real";
+}
+
+py::list parameter_specs(std::span<const nldr::ParameterSpec> specs) {
+  py::list out;
+  for (const auto& spec : specs) {
+    py::dict entry;
+    entry["name"] = std::string(spec.name);
+    entry["kind"] = kind_name(spec.kind);
+    entry["default"] = std::string(spec.default_value);
+    entry["min"] = spec.min;
+    entry["max"] = spec.max;
+    py::list choices;
+    for (std::size_t start = 0; !spec.choices.empty() && start <= spec.choices.size();) {
+      const std::size_t bar = std::min(spec.choices.find('|', start), spec.choices.size());
+      choices.append(std::string(spec.choices.substr(start, bar - start)));
+      start = bar + 1;
+    }
+    entry["choices"] = choices;
+    entry["help"] = std::string(spec.help);
+    out.append(entry);
+  }
+  return out;
+}
+
+py::list embedder_metadata() {
+  py::list out;
+  for (const auto& method : nldr::embedders()) {
+    py::dict entry;
+    entry["name"] = std::string(method.name);
+    py::list aliases, inputs;
+    for (const auto alias : method.aliases) aliases.append(std::string(alias));
+    if (method.accepts(nldr::needs_graph)) inputs.append("graph");
+    if (method.accepts(nldr::from_points)) inputs.append("points");
+    if (method.accepts(nldr::from_distances)) inputs.append("distances");
+    entry["aliases"] = aliases;
+    entry["inputs"] = inputs;
+    entry["summary"] = std::string(method.summary);
+    entry["parameters"] = parameter_specs(method.parameters);
+    out.append(entry);
+  }
+  return out;
+}
+
+py::list selector_metadata() {
+  py::list out;
+  for (const auto& selector : nldr::selectors()) {
+    py::dict entry;
+    entry["name"] = std::string(selector.name);
+    entry["summary"] = std::string(selector.summary);
+    entry["prunes"] = selector.prunes;
+    entry["parameters"] = parameter_specs(selector.parameters);
+    out.append(entry);
+  }
+  return out;
+}
+
+// ----- metrics ------------------------------------------------------------------------------------
+// Metrics run in double (the embedding is converted once): one instantiation per measure, and
+// X either points or, with precomputed = True, an N x N distance matrix (as scikit-learn's
+// trustworthiness(metric="precomputed")).
+
+template <class F>
+auto with_metric_inputs(const py::handle& X, const py::handle& Y, bool precomputed, int threads, F&& f) {
+  const nldr::Matrix<double> x = to_matrix<double>(X, "X");
+  const nldr::Matrix<double> y = to_matrix<double>(Y, "Y");
+  return without_gil(threads, [&] { return precomputed ? f(nldr::precomputed(x), y) : f(x, y); });
+}
+
+py::dict quality_report(const py::handle& X, const py::handle& Y, nldr::index_t k, bool precomputed,
+                        bool curve, nldr::index_t k_max, const py::object& labels, std::uint64_t seed, int threads) {
+  const nldr::metrics::QualityOptions options{.k = k, .curve = curve, .k_max = k_max, .seed = seed};
+  std::vector<int> label_values;
+  if (!labels.is_none()) label_values = labels.cast<std::vector<int>>();
+  const bool with_labels = !labels.is_none();
+  const auto report = with_metric_inputs(X, Y, precomputed, threads, [&](const auto& x, const auto& y) {
+    return with_labels ? nldr::metrics::quality_report(x, y, options, nullptr, std::span<const int>(label_values))
+                       : nldr::metrics::quality_report(x, y, options);
+  });
+  py::dict out;
+  out["n"] = report.n;
+  out["k"] = report.k;
+  out["trustworthiness"] = report.trustworthiness;
+  out["continuity"] = report.continuity;
+  out["q_nx"] = report.q_nx;
+  out["b_nx"] = report.b_nx;
+  out["r_nx"] = report.r_nx;
+  out["lcmc"] = report.lcmc;
+  out["auc_rnx"] = report.auc_rnx;
+  out["mrre_x"] = report.mrre_x;
+  out["mrre_y"] = report.mrre_y;
+  out["konig"] = report.konig;
+  out["spearman_rho"] = report.spearman_rho;
+  out["kruskal_stress"] = report.kruskal_stress;
+  out["kruskal_stress_scaled"] = report.kruskal_stress_scaled;
+  out["residual_variance"] = report.residual_variance;
+  if (report.knn_error) out["knn_error"] = *report.knn_error;
+  if (curve) out["r_nx_curve"] = vector_to_numpy(std::vector<double>(report.r_nx_curve));
+  out["konig_k1"] = report.konig_k1;
+  out["konig_k2"] = report.konig_k2;
+  out["k_max"] = report.k_max;
+  out["pairs_sampled"] = report.pairs_sampled;
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_nldr, m) {
+  m.doc() = "nldr's C++ core: the method and selector registries, models, metrics (see the nldr package)";
+  m.attr("__version__") = NLDR_VERSION_STRING;
+
+  auto& errors = python_errors();
+  errors.memory_limit = new_exception(m, "MemoryLimitExceeded", PyExc_MemoryError,
+                                      "A request would need more memory than nldr's configured limit.");
+  errors.convergence = new_exception(m, "ConvergenceError", PyExc_RuntimeError,
+                                     "An iterative solver (an eigensolver) did not converge; the message says what to try.");
+  errors.disconnected = new_exception(m, "DisconnectedGraphError", PyExc_RuntimeError,
+                                      "The neighbor graph is not connected where the method needs it to be.");
+  errors.io = new_exception(m, "NldrIOError", PyExc_OSError, "Reading or writing a file failed.");
+  errors.invalid_model = new_exception(m, "InvalidModelError", PyExc_ValueError,
+                                       "Bytes that are not a valid nldr model (pickle or model file).");
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const nldr::error&) {
+      translate_exceptions();
+    }
+  });
+
+  py::class_<Model>(m, "Model", "A fitted model of any registered method (float32 or float64).")
+      .def_property_readonly("method", &Model::method, "the registry name of the method")
+      .def_property_readonly("dtype", &Model::dtype, "float32 or float64: the dtype of the data it was fit on")
+      .def_property_readonly("coordinates", &Model::coordinates, "the N x d embedding of the training points")
+      .def_property_readonly("parameters", &Model::parameters, "every parameter as text, defaults included")
+      .def_property_readonly("results", &Model::results, "the method's results by name (numbers, texts, arrays)")
+      .def_property_readonly("transform_takes_distances", &Model::transform_takes_distances,
+                             "True when transform takes distances to the training points (fit on distances)")
+      .def("transform", &Model::transform, py::arg("X_new"), py::arg("threads") = 0,
+           "Places new points (P x D, or P x N distances for a model fit on distances).")
+      .def("to_bytes", &Model::to_bytes, "the model file's bytes (docs/models.md)")
+      .def_static("from_bytes", &Model::from_bytes, py::arg("data"), "a model from model-file bytes")
+      .def(py::pickle([](const Model& model) { return model.to_bytes(); },
+                      [](const py::bytes& bytes) { return Model::from_bytes(bytes); }));
+
+  m.def("fit", &fit, py::arg("method"), py::arg("X") = py::none(), py::arg("graph") = py::none(),
+        py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
+        py::arg("graph_lengths_given") = true,
+        "Fits a registry method. X: N x D points; graph: (n, indptr, indices, distances) CSR (its "
+        "distances used as given when graph_lengths_given); distances: N x N. float32 data fits in float, anything else in double.");
+  m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
+        py::arg("threads") = 0, "A neighbor graph as (n, indptr, indices, distances, symmetric).");
+  m.def("embedders", &embedder_metadata, "every registered method with its parameters");
+  m.def("selectors", &selector_metadata, "every registered selector with its parameters");
+  m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {
+    return nldr::find_embedder(method).min_neighbors(dim);
+  }, py::arg("method"), py::arg("dim"), "the fewest neighbors per point the method needs for dimension dim");
+  m.def("canonical_method", [](const std::string& name) { return std::string(nldr::find_embedder(name).name); },
+        py::arg("name"));
+  m.def("set_threads", &nldr::set_threads, py::arg("threads"), "threads of later calls (<= 0: unchanged)");
+  m.def("max_threads", &nldr::max_threads);
+
+  namespace nm = nldr::metrics;
+  m.def("trustworthiness", [](const py::handle& X, const py::handle& Y, nldr::index_t k, bool pre, int threads) {
+    return with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) { return nm::trustworthiness(x, y, k); });
+  }, py::arg("X"), py::arg("Y"), py::arg("k"), py::arg("precomputed") = false, py::arg("threads") = 0);
+  m.def("continuity", [](const py::handle& X, const py::handle& Y, nldr::index_t k, bool pre, int threads) {
+    return with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) { return nm::continuity(x, y, k); });
+  }, py::arg("X"), py::arg("Y"), py::arg("k"), py::arg("precomputed") = false, py::arg("threads") = 0);
+  m.def("rnx_curve", [](const py::handle& X, const py::handle& Y, bool pre, int threads) {
+    return vector_to_numpy(
+        with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) { return nm::rnx_curve(x, y); }));
+  }, py::arg("X"), py::arg("Y"), py::arg("precomputed") = false, py::arg("threads") = 0);
+  m.def("mrre", [](const py::handle& X, const py::handle& Y, nldr::index_t k, bool pre, int threads) {
+    const auto e = with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) { return nm::mrre(x, y, k); });
+    return py::make_tuple(e.x, e.y);
+  }, py::arg("X"), py::arg("Y"), py::arg("k"), py::arg("precomputed") = false, py::arg("threads") = 0);
+  m.def("konig", [](const py::handle& X, const py::handle& Y, nldr::index_t k1, nldr::index_t k2, bool pre, int threads) {
+    return with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) { return nm::konig(x, y, k1, k2); });
+  }, py::arg("X"), py::arg("Y"), py::arg("k1"), py::arg("k2"), py::arg("precomputed") = false, py::arg("threads") = 0);
+  m.def("spearman_rho", [](const py::handle& X, const py::handle& Y, std::uint64_t max_pairs, std::uint64_t seed,
+                           bool pre, int threads) {
+    return with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) {
+      return nm::spearman_rho(x, y, {.max_pairs = max_pairs, .seed = seed}).rho;
+    });
+  }, py::arg("X"), py::arg("Y"), py::arg("max_pairs"), py::arg("seed"), py::arg("precomputed") = false,
+        py::arg("threads") = 0);
+  m.def("kruskal_stress", [](const py::handle& X, const py::handle& Y, std::uint64_t max_pairs, std::uint64_t seed,
+                             bool pre, int threads) {
+    const auto s = with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) {
+      return nm::kruskal_stress(x, y, {.max_pairs = max_pairs, .seed = seed});
+    });
+    return py::make_tuple(s.plain, s.scaled);
+  }, py::arg("X"), py::arg("Y"), py::arg("max_pairs"), py::arg("seed"), py::arg("precomputed") = false,
+        py::arg("threads") = 0);
+  m.def("residual_variance", [](const py::handle& X, const py::handle& Y, std::uint64_t max_pairs, std::uint64_t seed,
+                                bool pre, int threads) {
+    return with_metric_inputs(X, Y, pre, threads, [&](const auto& x, const auto& y) {
+      return nm::residual_variance(x, y, {.max_pairs = max_pairs, .seed = seed}).value;
+    });
+  }, py::arg("X"), py::arg("Y"), py::arg("max_pairs"), py::arg("seed"), py::arg("precomputed") = false,
+        py::arg("threads") = 0);
+  m.def("quality_report", &quality_report, py::arg("X"), py::arg("Y"), py::arg("k"), py::arg("precomputed") = false,
+        py::arg("curve") = false, py::arg("k_max") = 0, py::arg("labels") = py::none(), py::arg("seed") = 0,
+        py::arg("threads") = 0);
+}

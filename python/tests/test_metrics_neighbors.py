@@ -1,0 +1,60 @@
+"""nldr.metrics and nldr.neighbors against independent references (scikit-learn, brute force)."""
+import numpy as np
+import pytest
+
+import nldr
+
+sklearn = pytest.importorskip("sklearn")
+
+
+def test_trustworthiness_equals_sklearns(swiss_roll):
+    from sklearn.manifold import trustworthiness
+    X = swiss_roll[:300]
+    Y = X[:, :2] + 0.3 * np.random.RandomState(0).normal(size=(300, 2))
+    for k in (1, 5, 12):
+        assert nldr.metrics.trustworthiness(X, Y, k) == pytest.approx(trustworthiness(X, Y, n_neighbors=k), abs=1e-12)
+    from scipy.spatial.distance import cdist
+    assert nldr.metrics.trustworthiness(cdist(X, X), Y, 5, metric="precomputed") == pytest.approx(
+        trustworthiness(X, Y, n_neighbors=5), abs=1e-12)
+
+
+def test_identity_embedding_is_perfect(swiss_roll):
+    X = swiss_roll[:200]
+    report = nldr.metrics.quality_report(X, X, 10, curve=True)
+    assert report["trustworthiness"] == pytest.approx(1)
+    assert report["continuity"] == pytest.approx(1)
+    assert report["residual_variance"] == pytest.approx(0, abs=1e-12)
+    assert report["kruskal_stress"] == pytest.approx(0, abs=1e-12)
+    np.testing.assert_allclose(report["r_nx_curve"], 1)
+    np.testing.assert_allclose(nldr.metrics.rnx_curve(X, X), 1)
+    assert nldr.metrics.mrre(X, X, 5) == (0.0, 0.0)
+    assert nldr.metrics.konig(X, X, 5) == pytest.approx(1)
+    assert nldr.metrics.spearman_rho(X, 2 * X) == pytest.approx(1)
+
+
+def test_knn_graph_equals_brute_force(swiss_roll):
+    from sklearn.neighbors import NearestNeighbors
+    X = swiss_roll[:300]
+    G = nldr.neighbors.knn(X, k=7)
+    distances, indices = NearestNeighbors(n_neighbors=8).fit(X).kneighbors(X)
+    for i in range(X.shape[0]):
+        row = G.getrow(i)
+        assert set(row.indices) == set(indices[i, 1:])
+        np.testing.assert_allclose(np.sort(row.data), distances[i, 1:], rtol=1e-12)
+
+
+def test_every_selector_returns_a_distance_graph(swiss_roll):
+    X = swiss_roll[:300]
+    for entry in nldr.neighbors.selectors():
+        options = {"radius": 3.0} if entry["name"] == "epsilon" else {}
+        G = nldr.neighbors.select(X, entry["name"], **options)
+        assert G.shape == (300, 300) and G.nnz > 0
+        rows, cols = G.nonzero()
+        np.testing.assert_allclose(G.data, np.linalg.norm(X[rows] - X[cols], axis=1), rtol=1e-12)
+
+
+def test_selector_errors():
+    with pytest.raises(ValueError, match="did you mean"):
+        nldr.neighbors.select(np.zeros((10, 2)), "knnn")
+    with pytest.raises(ValueError, match="ratio"):
+        nldr.neighbors.shared(np.random.RandomState(0).normal(size=(30, 2)), ratio=2.0)
