@@ -135,10 +135,10 @@ def test_results_become_fitted_attributes(swiss_roll):
     assert nldr.Isomap(n_neighbors=10).fit(swiss_roll).residual_variance_ < 0.2
 
 
-# Ports of scikit-learn's own manifold tests (sklearn/manifold/tests/test_isomap.py and
-# test_locally_linear.py: the grid, the pipeline).
+# Ports of scikit-learn's own manifold tests (sklearn/manifold/tests/scikit-learn's test_isomap and
+# scikit-learn's test_locally_linear: the grid, the pipeline).
 def test_isomap_on_a_grid_keeps_the_grid_distances():
-    # test_isomap.py::test_isomap_simple_grid: on a regular 2-D grid with 4-neighbors, Isomap's
+    # scikit-learn's manifold tests (test_isomap) test_isomap_simple_grid: on a regular 2-D grid with 4-neighbors, Isomap's
     # embedding reproduces the grid's pairwise distances.
     from sklearn.metrics import pairwise_distances
     n_per_side = 5
@@ -149,7 +149,7 @@ def test_isomap_on_a_grid_keeps_the_grid_distances():
 
 
 def test_lle_on_a_grid_reconstructs_well():
-    # test_locally_linear.py::test_lle_simple_grid: LLE's reconstruction error on a grid is small.
+    # scikit-learn's manifold tests (test_locally_linear) test_lle_simple_grid: LLE's reconstruction error on a grid is small.
     rng = np.random.RandomState(0)
     X = np.array([[i, j] for i in range(5) for j in range(5)], dtype=float) + 1e-10 * rng.uniform(size=(25, 2))
     model = nldr.LocallyLinearEmbedding(n_neighbors=5, n_components=2).fit(X)
@@ -160,7 +160,7 @@ def test_lle_on_a_grid_reconstructs_well():
 
 @pytest.mark.parametrize("cls", ["Isomap", "LocallyLinearEmbedding", "SpectralEmbedding"])
 def test_pipeline(cls):
-    # test_isomap.py::test_pipeline / test_locally_linear.py::test_pipeline: the embedding as a
+    # scikit-learn's manifold tests (test_isomap) test_pipeline / scikit-learn's manifold tests (test_locally_linear) test_pipeline: the embedding as a
     # preprocessing step of a classifier on scikit-learn's blobs scores well.
     from sklearn import datasets, neighbors, pipeline
     X, y = datasets.make_blobs(random_state=0)
