@@ -46,6 +46,10 @@ inline constexpr std::uint32_t kModelFormatVersion = 1;
 
 namespace detail {
 
+/// Largest row or column count a stored matrix may claim: nldr indexes points with index_t. A
+/// 0 x huge matrix holds no bytes, so this bound, not the bytes left, is what refuses it.
+inline constexpr std::uint64_t kMaxExtent = std::uint64_t(std::numeric_limits<index_t>::max());
+
 enum class FieldKind : std::uint8_t { real = 1, integer = 2, text = 3, matrix = 4, indices = 5, stages = 6 };
 
 /// FNV-1a, 64 bits: detects corruption (not tampering) at a byte a cycle.
@@ -259,12 +263,13 @@ class ModelReader {
       fail(concat("field \"", name, "\" holds ", int(element) * 8, "-bit values where ", sizeof(S) * 8,
                   "-bit ones belong"));
     if (Derived::ColsAtCompileTime == 1 && cols != 1) fail(concat("field \"", name, "\" must be a column"));
-    if (cols != 0 && rows > in.left() / sizeof(S) / cols)
+    if (rows > kMaxExtent || cols > kMaxExtent || (cols != 0 && rows > in.left() / sizeof(S) / cols))
       fail(concat("field \"", name, "\" claims ", rows, " x ", cols, " values, more than the file holds"));
     const std::string_view data = in.take(rows * cols * sizeof(S), name);
     value.resize(Eigen::Index(rows), Eigen::Index(cols));
+    if (value.size() == 0) return;
     if (Derived::IsRowMajor || value.cols() == 1) {  // stored order = memory order: one copy
-      if (!data.empty()) std::memcpy(value.data(), data.data(), data.size());
+      std::memcpy(value.data(), data.data(), data.size());
       return;
     }
     const char* next = data.data();
@@ -300,7 +305,9 @@ inline std::uint64_t payload_size(ByteReader& in, FieldKind kind) {
       const auto rows = in.get<std::uint64_t>(), cols = in.get<std::uint64_t>();
       const auto element = in.get<std::uint8_t>();
       if (element != 4 && element != 8) in.fail(concat("a matrix of ", int(element), "-byte values"));
-      if (cols != 0 && rows > in.left() / element / cols) in.fail(concat("a ", rows, " x ", cols, " matrix is truncated"));
+      if (rows > kMaxExtent || cols > kMaxExtent || (cols != 0 && rows > in.left() / element / cols))
+        in.fail(concat("a matrix claims ", rows, " x ", cols,
+                       " values: more than the file holds, or over 2^31 - 1 rows or columns"));
       return 17 + rows * cols * element;
     }
     case FieldKind::indices: {
