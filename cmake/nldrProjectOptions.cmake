@@ -2,6 +2,9 @@
 # none of this leaks into the installed nldr::nldr target.
 function(nldr_project_options target)
   target_link_libraries(${target} PRIVATE nldr::nldr)
+  if(TARGET nldr_registry AND NOT target STREQUAL "nldr_registry")
+    target_link_libraries(${target} PRIVATE nldr_registry)  # the registries' tables, compiled once
+  endif()
   if(TARGET nldr::suitesparse)  # optional: the fast factorizations of the spectral embedders
     target_link_libraries(${target} PRIVATE nldr::suitesparse)
   endif()

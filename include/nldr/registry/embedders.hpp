@@ -20,6 +20,7 @@
 #include <nldr/embed/smacof.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/registry/any_model.hpp>
+#include <nldr/registry/compiled.hpp>
 #include <nldr/registry/parameters.hpp>
 
 #include <array>
@@ -290,7 +291,10 @@ struct FitLle {
   }
 };
 
-inline const std::vector<EmbedderInfo>& embedder_table() {
+#if defined(NLDR_REGISTRY_DECLARE_ONLY)
+const std::vector<EmbedderInfo>& embedder_table();
+#else
+NLDR_REGISTRY_LINKAGE const std::vector<EmbedderInfo>& embedder_table() {
   static const std::vector<EmbedderInfo> table{
       embedder<PcaModel>("pca", no_aliases, "principal component analysis (linear)", from_points, pca_parameters,
                          one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
@@ -380,6 +384,7 @@ inline const std::vector<EmbedderInfo>& embedder_table() {
   };
   return table;
 }
+#endif
 
 }  // namespace detail
 

@@ -18,6 +18,7 @@
 #if defined(NLDR_HAVE_HNSWLIB)
 #include <nldr/neighbors/approximate_knn.hpp>
 #endif
+#include <nldr/registry/compiled.hpp>
 #include <nldr/registry/parameters.hpp>
 
 #include <array>
@@ -103,7 +104,10 @@ inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
 
 // Which selectors a build has depends on its optional dependencies (Boost for rstar, hnswlib for
 // approx-knn): every translation unit of one program must see the same NLDR_HAVE_* definitions.
-inline const std::vector<SelectorInfo>& selector_table() {
+#if defined(NLDR_REGISTRY_DECLARE_ONLY)
+const std::vector<SelectorInfo>& selector_table();
+#else
+NLDR_REGISTRY_LINKAGE const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
       selector("knn", "the exact k nearest neighbors", knn_parameters, false,
                []<Real T>(const Matrix<T>& X, const Arguments& a) { return KNearest{a.index("k")}(X); }),
@@ -161,6 +165,7 @@ inline const std::vector<SelectorInfo>& selector_table() {
   };
   return table;
 }
+#endif
 
 }  // namespace detail
 
