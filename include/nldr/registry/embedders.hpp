@@ -291,10 +291,9 @@ struct FitLle {
   }
 };
 
-#if defined(NLDR_REGISTRY_DECLARE_ONLY)
-const std::vector<EmbedderInfo>& embedder_table();
-#else
-NLDR_REGISTRY_LINKAGE const std::vector<EmbedderInfo>& embedder_table() {
+// A template only so that the table is instantiated where it is used (registry/compiled.hpp).
+template <class Unused>
+const std::vector<EmbedderInfo>& embedder_table() {
   static const std::vector<EmbedderInfo> table{
       embedder<PcaModel>("pca", no_aliases, "principal component analysis (linear)", from_points, pca_parameters,
                          one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
@@ -384,18 +383,25 @@ NLDR_REGISTRY_LINKAGE const std::vector<EmbedderInfo>& embedder_table() {
   };
   return table;
 }
+#if defined(NLDR_REGISTRY_COMPILED)
+extern template const std::vector<EmbedderInfo>& embedder_table<void>();
 #endif
 
 }  // namespace detail
 
 /// Every registered method, in the order the tool lists them.
-inline std::span<const EmbedderInfo> embedders() { return detail::embedder_table(); }
+/// (`Unused` defers the table's instantiation to the first call: registry/compiled.hpp.)
+template <class Unused = void>
+std::span<const EmbedderInfo> embedders() {
+  return detail::embedder_table<Unused>();
+}
 
 /// The method called `name` or one of its aliases, case-insensitive.
 /// \throws nldr::invalid_argument naming "method", the known names, and the nearest one.
-inline const EmbedderInfo& find_embedder(std::string_view name) {
+template <class Unused = void>
+const EmbedderInfo& find_embedder(std::string_view name) {
   std::vector<std::string_view> known;
-  for (const auto& entry : embedders()) {
+  for (const auto& entry : embedders<Unused>()) {
     if (detail::same_name(entry.name, name)) return entry;
     for (const auto alias : entry.aliases)
       if (detail::same_name(alias, name)) return entry;

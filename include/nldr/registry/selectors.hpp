@@ -104,10 +104,9 @@ inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
 
 // Which selectors a build has depends on its optional dependencies (Boost for rstar, hnswlib for
 // approx-knn): every translation unit of one program must see the same NLDR_HAVE_* definitions.
-#if defined(NLDR_REGISTRY_DECLARE_ONLY)
-const std::vector<SelectorInfo>& selector_table();
-#else
-NLDR_REGISTRY_LINKAGE const std::vector<SelectorInfo>& selector_table() {
+// A template only so that the table is instantiated where it is used (registry/compiled.hpp).
+template <class Unused>
+const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
       selector("knn", "the exact k nearest neighbors", knn_parameters, false,
                []<Real T>(const Matrix<T>& X, const Arguments& a) { return KNearest{a.index("k")}(X); }),
@@ -165,17 +164,24 @@ NLDR_REGISTRY_LINKAGE const std::vector<SelectorInfo>& selector_table() {
   };
   return table;
 }
+#if defined(NLDR_REGISTRY_COMPILED)
+extern template const std::vector<SelectorInfo>& selector_table<void>();
 #endif
 
 }  // namespace detail
 
 /// Every registered selector, in the order the tool lists them.
-inline std::span<const SelectorInfo> selectors() { return detail::selector_table(); }
+/// (`Unused` defers the table's instantiation to the first call: registry/compiled.hpp.)
+template <class Unused = void>
+std::span<const SelectorInfo> selectors() {
+  return detail::selector_table<Unused>();
+}
 
 /// The selector called `name` (case-insensitive). \throws nldr::invalid_argument naming "selector".
-inline const SelectorInfo& find_selector(std::string_view name) {
+template <class Unused = void>
+const SelectorInfo& find_selector(std::string_view name) {
   std::vector<std::string_view> known;
-  for (const auto& entry : selectors()) {
+  for (const auto& entry : selectors<Unused>()) {
     if (detail::same_name(entry.name, name)) return entry;
     known.push_back(entry.name);
   }
