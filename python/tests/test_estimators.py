@@ -282,3 +282,13 @@ def test_keyboard_interrupt_during_a_fit_is_raised():
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ))
     assert result.stdout.strip() == "interrupted", result.stderr
+
+
+def test_laplacian_model_of_a_dense_graph_survives_pickling():
+    # On a complete graph the normalized Laplacian's eigenvalues exceed 1 (N / (N - 1) for 0/1
+    # weights); such a model must load back from its bytes like any other.
+    X = np.random.RandomState(0).normal(size=(40, 3))
+    model = nldr.SpectralEmbedding(neighbors="epsilon", neighbors_params={"radius": 100.0}, heat_t=float("inf")).fit(X)
+    np.testing.assert_allclose(model.eigenvalues_, 40 / 39, rtol=1e-8)
+    copy = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(copy.transform(X[:5] + 0.01), model.transform(X[:5] + 0.01))
