@@ -133,6 +133,7 @@ def main():
     parser.add_argument("--tool", help="the nldr tool (build/examples/nldr/nldr) for the overhead figures")
     parser.add_argument("--sizes", default="10000,50000", help="Swiss-roll sizes, comma-separated")
     parser.add_argument("--skip-digits", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per side of the overhead figures (best kept)")
     parser.add_argument("--overhead-only", action="store_true", help="with --tool: only the overhead figures")
     args = parser.parse_args()
     from sklearn.datasets import load_digits, make_swiss_roll
@@ -147,7 +148,7 @@ def main():
             if not args.skip_digits:
                 compare("digits", load_digits().data, ["isomap", "lle", "laplacian"], workdir)
         if args.tool:
-            overhead(args.tool, make_swiss_roll(n_samples=sizes[0], random_state=0)[0], workdir)
+            overhead(args.tool, make_swiss_roll(n_samples=sizes[0], random_state=0)[0], workdir, args.repeats)
 
 if __name__ == "__main__":
     sys.exit(main())
