@@ -63,7 +63,7 @@ print(json.dumps({"seconds": seconds, "peak_mb": peak / 1024, "fit_mb": (peak - 
 """
 
 TOOL_METHOD = {"isomap": ["-m", "isomap"], "lle": ["-m", "lle"],
-               "laplacian": ["-m", "laplacian-eigenmaps", "--heat_t", "inf"]}
+               "laplacian": ["-m", "laplacian-eigenmaps", "--heat-t", "inf"]}
 
 
 def run_child(side, method, data, workdir):
