@@ -10,6 +10,8 @@ packages=(
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
   libhnswlib-dev                                     # optional nldr::hnswlib: ApproximateKNearest
   libopenblas-dev                                    # optional nldr::openblas: GEMM of the exact neighbor search
+  pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
+  python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds nldr's tests, tool and examples, and runs the whole test suite.
+# Installs the dependencies, builds nldr's tests, tool, examples and Python package, and runs the
+# whole test suite (the C++ tests, then the Python package's pytest).
 # Usage: bash scripts/run-tests.sh [build-dir] [extra cmake args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,3 +10,7 @@ bash scripts/install-deps.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNLDR_BUILD_TESTS=ON -DNLDR_BUILD_EXAMPLES=ON "$@" >/dev/null
 cmake --build "$build" --parallel 2
 ctest --test-dir "$build" --output-on-failure --parallel 2
+# The Python package, when this build has it (NLDR_BUILD_PYTHON: on when pybind11 is found; docs/python.md).
+if grep -q '^NLDR_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  PYTHONPATH="$build/python" /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider
+fi

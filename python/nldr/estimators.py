@@ -101,7 +101,9 @@ class _NldrEstimator(_Base, _Mixin):
         """The CSR tuple the fit uses: the user's graph (lengths as given), or the selector's."""
         if graph is not None:
             return _graph_arrays(graph, X.shape[0], X.dtype), True
-        selector = _nldr_selectors()[self.neighbors]
+        selector = _nldr_selectors().get(self.neighbors)
+        if selector is None:  # nldr's own message: "unknown selector ... (did you mean ...)"
+            _nldr.select(str(self.neighbors), X[:0])
         options = dict(self.neighbors_params or {})
         names = {spec["name"] for spec in selector["parameters"]}
         if "k" in names:

@@ -43,12 +43,11 @@ def _graph_arrays(graph, n, dtype):
     if not hasattr(graph, "tocsr"):
         raise TypeError("graph must be a scipy.sparse matrix of edge lengths (N x N), "
                         f"got {type(graph).__name__}")
-    graph = graph.tocsr()
     if graph.shape != (n, n):
         raise ValueError(f"graph has shape {graph.shape}, but X has {n} points: it must be {n} x {n}")
-    graph = graph.copy()
-    graph.setdiag(0)
-    graph.eliminate_zeros()
+    graph = graph.tocoo()
+    keep = (graph.row != graph.col) & (graph.data != 0)
+    graph = _sparse.csr_matrix((graph.data[keep], (graph.row[keep], graph.col[keep])), shape=(n, n))
     graph.sort_indices()
     return (n, graph.indptr.astype(np.int64), graph.indices.astype(np.int32), graph.data.astype(dtype))
 

@@ -135,21 +135,25 @@ def test_results_become_fitted_attributes(swiss_roll):
     assert nldr.Isomap(n_neighbors=10).fit(swiss_roll).residual_variance_ < 0.2
 
 
-# Ports of scikit-learn's own manifold tests (sklearn/manifold/tests/scikit-learn's test_isomap and
-# scikit-learn's test_locally_linear: the grid, the pipeline).
-def test_isomap_on_a_grid_keeps_the_grid_distances():
-    # scikit-learn's manifold tests (test_isomap) test_isomap_simple_grid: on a regular 2-D grid with 4-neighbors, Isomap's
-    # embedding reproduces the grid's pairwise distances.
+# Ports of scikit-learn's manifold tests (its Isomap and locally linear tests: the grid, the
+# pipeline), in nldr's API.
+@pytest.mark.parametrize("dtype, atol", [(np.float64, 1e-8), (np.float32, 1e-4)])
+@pytest.mark.parametrize("neighbors", [
+    {"n_neighbors": 24},                                           # every other point of the 25
+    {"neighbors": "epsilon", "neighbors_params": {"radius": 100.0}},  # a radius beyond the diameter
+])
+def test_isomap_on_a_grid_keeps_the_grid_distances(dtype, atol, neighbors):
+    # When every pair of points is joined, the geodesic distances are the Euclidean ones, so Isomap
+    # (classical scaling of them) reproduces the grid's pairwise distances exactly.
     from sklearn.metrics import pairwise_distances
-    n_per_side = 5
-    grid = np.array([[i, j] for i in range(n_per_side) for j in range(n_per_side)], dtype=float)
-    G = pairwise_distances(grid)
-    Y = nldr.Isomap(n_neighbors=4, n_components=2).fit_transform(grid)
-    np.testing.assert_allclose(pairwise_distances(Y), G, atol=1e-8)
+    grid = np.array([[i, j] for i in range(5) for j in range(5)], dtype=dtype)
+    Y = nldr.Isomap(n_components=2, **neighbors).fit_transform(grid)
+    assert Y.dtype == dtype
+    np.testing.assert_allclose(pairwise_distances(Y), pairwise_distances(grid), atol=atol)
 
 
 def test_lle_on_a_grid_reconstructs_well():
-    # scikit-learn's manifold tests (test_locally_linear) test_lle_simple_grid: LLE's reconstruction error on a grid is small.
+    # A slightly perturbed grid is reconstructed almost exactly from its neighbors.
     rng = np.random.RandomState(0)
     X = np.array([[i, j] for i in range(5) for j in range(5)], dtype=float) + 1e-10 * rng.uniform(size=(25, 2))
     model = nldr.LocallyLinearEmbedding(n_neighbors=5, n_components=2).fit(X)
@@ -160,8 +164,7 @@ def test_lle_on_a_grid_reconstructs_well():
 
 @pytest.mark.parametrize("cls", ["Isomap", "LocallyLinearEmbedding", "SpectralEmbedding"])
 def test_pipeline(cls):
-    # scikit-learn's manifold tests (test_isomap) test_pipeline / scikit-learn's manifold tests (test_locally_linear) test_pipeline: the embedding as a
-    # preprocessing step of a classifier on scikit-learn's blobs scores well.
+    # The embedding as the preprocessing step of a classifier on scikit-learn's blobs scores well.
     from sklearn import datasets, neighbors, pipeline
     X, y = datasets.make_blobs(random_state=0)
     clf = pipeline.Pipeline([("embed", getattr(nldr, cls)(n_neighbors=10)),
@@ -177,3 +180,115 @@ def test_grid_search_clones_the_estimators(swiss_roll):
     assert copy.get_params() == model.get_params()
     model.set_params(n_neighbors=9)
     assert model.n_neighbors == 9
+
+
+def test_grid_search_over_an_embedding_in_a_pipeline():
+    # GridSearchCV clones the pipeline, sets the embedding's parameters by name and refits it on
+    # every fold: get_params/set_params/clone must round-trip every generated keyword.
+    from sklearn import datasets, model_selection, neighbors, pipeline
+    X, y = datasets.make_blobs(n_samples=120, random_state=0)
+    clf = pipeline.Pipeline([("embed", nldr.Isomap()), ("clf", neighbors.KNeighborsClassifier())])
+    search = model_selection.GridSearchCV(clf, {"embed__n_neighbors": [6, 12], "embed__n_components": [1, 2]}, cv=3)
+    search.fit(X, y)
+    assert len(search.cv_results_["params"]) == 4
+    assert search.best_score_ > 0.9
+    assert search.best_estimator_.named_steps["embed"].n_neighbors in (6, 12)
+
+
+def test_precomputed_graph_as_a_fit_parameter_of_a_pipeline(swiss_roll):
+    from sklearn import pipeline, preprocessing
+    X = swiss_roll[:300]
+    G = nldr.neighbors.knn(X, k=10)
+    clf = pipeline.Pipeline([("embed", nldr.Isomap()), ("scale", preprocessing.StandardScaler())])
+    Y = clf.fit_transform(X, embed__graph=G)
+    direct = nldr.Isomap(n_neighbors=10).fit_transform(X)
+    np.testing.assert_allclose(np.abs(Y), np.abs(preprocessing.StandardScaler().fit_transform(direct)), atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("cls", ["Isomap", "LocallyLinearEmbedding", "SpectralEmbedding"])
+def test_c_and_fortran_order_give_the_same_fit(swiss_roll, dtype, cls):
+    X = swiss_roll[:300].astype(dtype)
+    C = getattr(nldr, cls)(n_neighbors=10).fit(np.ascontiguousarray(X))
+    F = getattr(nldr, cls)(n_neighbors=10).fit(np.asfortranarray(X))
+    assert C.embedding_.dtype == dtype and F.embedding_.dtype == dtype
+    np.testing.assert_array_equal(C.embedding_, F.embedding_)
+    np.testing.assert_array_equal(C.transform(np.asfortranarray(X[:10])), C.transform(X[:10]))
+
+
+def test_fitted_attributes_and_feature_count(swiss_roll):
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        nldr.Isomap().transform(swiss_roll)
+    model = nldr.Isomap(n_neighbors=10, n_components=3).fit(swiss_roll)
+    assert model.n_features_in_ == 3 and model.embedding_.shape == (800, 3)
+    # Classical scaling's eigenvalues: descending and non-negative, the variances of the coordinates.
+    assert np.all(np.diff(model.eigenvalues_) <= 0) and np.all(model.eigenvalues_ > 0)
+    np.testing.assert_allclose(model.eigenvalues_ / len(swiss_roll), np.var(model.embedding_, axis=0), rtol=1e-6)
+    with pytest.raises(ValueError, match="features"):
+        model.transform(swiss_roll[:, :2])
+
+
+def test_errors_carry_nldrs_messages(swiss_roll):
+    with pytest.raises(ValueError, match=r"k = 5000 must be < N = 800"):
+        nldr.Isomap(n_neighbors=5000).fit(swiss_roll)
+    with pytest.raises(ValueError, match='did you mean "knn"'):
+        nldr.Isomap(neighbors="knnn").fit(swiss_roll)
+    with pytest.raises(ValueError, match="graph has shape"):
+        nldr.Isomap().fit(swiss_roll, graph=nldr.neighbors.knn(swiss_roll[:100], k=5))
+
+
+def test_the_gil_is_released_during_a_fit():
+    # Another Python thread keeps running while a fit computes in C++.
+    import threading
+    import time
+    X = np.random.RandomState(0).normal(size=(1500, 5))
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    start = time.perf_counter()
+    nldr.Isomap(n_neighbors=10, n_jobs=1).fit(X)
+    elapsed = time.perf_counter() - start
+    done.set()
+    counter.join()
+    during = [t for t in ticks if start <= t <= start + elapsed]
+    assert elapsed > 0.05
+    # With the GIL held the counter could not tick during the fit; released, it ticks about every ms.
+    assert len(during) >= 10
+
+
+def test_keyboard_interrupt_during_a_fit_is_raised():
+    # SIGINT arrives in the middle of a fit; nldr's methods take no cancel callback, so the fit runs
+    # to its end and KeyboardInterrupt is raised as it returns (docs/python.md, "Ctrl-C").
+    import os
+    import subprocess
+    import sys
+    program = (
+        "import os, signal, threading, numpy as np, nldr\n"
+        "X = np.random.RandomState(0).normal(size=(2500, 5))\n"
+        "threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "try:\n"
+        "    nldr.Isomap(n_neighbors=10).fit(X)\n"
+        "    print('finished')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ))
+    assert result.stdout.strip() == "interrupted", result.stderr
+
+
+def test_laplacian_model_of_a_dense_graph_survives_pickling():
+    # On a complete graph the normalized Laplacian's eigenvalues exceed 1 (N / (N - 1) for 0/1
+    # weights); such a model must load back from its bytes like any other.
+    X = np.random.RandomState(0).normal(size=(40, 3))
+    model = nldr.SpectralEmbedding(neighbors="epsilon", neighbors_params={"radius": 100.0}, heat_t=float("inf")).fit(X)
+    np.testing.assert_allclose(model.eigenvalues_, 40 / 39, rtol=1e-8)
+    copy = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(copy.transform(X[:5] + 0.01), model.transform(X[:5] + 0.01))

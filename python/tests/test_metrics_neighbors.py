@@ -58,3 +58,29 @@ def test_selector_errors():
         nldr.neighbors.select(np.zeros((10, 2)), "knnn")
     with pytest.raises(ValueError, match="ratio"):
         nldr.neighbors.shared(np.random.RandomState(0).normal(size=(30, 2)), ratio=2.0)
+
+
+def test_selectors_return_csr_matrices(swiss_roll):
+    import scipy.sparse
+    for name in ("knn", "shared"):
+        assert isinstance(nldr.neighbors.select(swiss_roll[:100], name, k=5), scipy.sparse.csr_matrix)
+    assert isinstance(nldr.neighbors.knn(swiss_roll[:100].astype(np.float32), k=5), scipy.sparse.csr_matrix)
+
+
+def test_continuity_is_trustworthiness_with_the_roles_swapped(swiss_roll):
+    from sklearn.manifold import trustworthiness
+    X = swiss_roll[:200]
+    Y = X[:, :2]
+    assert nldr.metrics.continuity(X, Y, 7) == pytest.approx(trustworthiness(Y, X, n_neighbors=7), abs=1e-12)
+
+
+def test_distance_measures_equal_their_formulas(swiss_roll):
+    from scipy.spatial.distance import pdist
+    from scipy.stats import spearmanr
+    X = swiss_roll[:150]
+    Y = X[:, :2] + 0.5 * np.random.RandomState(1).normal(size=(150, 2))
+    dx, dy = pdist(X), pdist(Y)
+    assert nldr.metrics.residual_variance(X, Y) == pytest.approx(1 - np.corrcoef(dx, dy)[0, 1] ** 2, abs=1e-10)
+    assert nldr.metrics.spearman_rho(X, Y) == pytest.approx(spearmanr(dx, dy).correlation, abs=1e-10)
+    plain, _ = nldr.metrics.kruskal_stress(X, Y)
+    assert plain == pytest.approx(np.sqrt(np.sum((dx - dy) ** 2) / np.sum(dx ** 2)), rel=1e-10)

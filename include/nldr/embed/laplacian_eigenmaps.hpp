@@ -90,7 +90,9 @@ struct LaplacianEigenmapsModel : Embedding<T> {
     require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
     require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
     require_state(t > 0, "t > 0");
-    require_state((this->eigenvalues.array() < 1).all(), "eigenvalues < 1");
+    // transform divides by 1 - lambda; lambda in (1, 2] is legitimate (dense graphs, e.g. a complete
+    // graph has lambda = N / (N - 1)), so only lambda = 1 is refused.
+    require_state((this->eigenvalues.array() != 1).all(), "eigenvalues != 1");
   }
 
   template <class Visitor>
