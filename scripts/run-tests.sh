@@ -12,5 +12,6 @@ cmake --build "$build" --parallel 2
 ctest --test-dir "$build" --output-on-failure --parallel 2
 # The Python package, when this build has it (NLDR_BUILD_PYTHON: on when pybind11 is found; docs/python.md).
 if grep -q '^NLDR_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
-  PYTHONPATH="$build/python" /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider
+  python=$(sed -n 's/^PYTHON_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  PYTHONPATH="$build/python" "${python:-/usr/bin/python3}" -m pytest python/tests -q -p no:cacheprovider
 fi
