@@ -10,6 +10,7 @@ packages=(
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
   libhnswlib-dev                                     # optional nldr::hnswlib: ApproximateKNearest
   libopenblas-dev                                    # optional nldr::openblas: GEMM of the exact neighbor search
+  libcairo2-dev                                      # optional nldr::cairo: PNG and PDF plots
 )
 missing=()
 for p in "${packages[@]}"; do
