@@ -301,7 +301,7 @@ TEST_CASE("embed --plot: labels, title and size flags; the format follows the ex
   const std::string embed = "embed --in " + s / "x.csv" + " --out " + s / "y.csv" + " --method isomap --k 10 --color " + s / "t.csv";
   REQUIRE(nldr_run(s, embed + " --plot " + s / "d.svg").exit_code == 0);
   const std::string defaults = slurp(s / "d.svg");
-  for (const char* text : {">coordinate 1</text>", ">coordinate 2</text>", ">isomap of x.csv, knn</text>", ">t</text>"})
+  for (const char* text : {">coordinate 1</text>", ">coordinate 2</text>", ">isomap of x.csv, knn(k=10)</text>", ">t</text>"})
     CHECK_THAT(defaults, ContainsSubstring(text));
   CHECK_THAT(defaults, ContainsSubstring("linearGradient"));  // the roll angle is continuous
 
@@ -383,9 +383,9 @@ TEST_CASE("plot flags that do not apply are errors naming what to add", "[tool][
   require_error(nldr_run(s, embed + " --plot " + s / "y.svg --width 50"), 2, "--width");
   require_error(nldr_run(s, embed + " --plot " + s / "y.svg --color " + s / "t.csv --color-column 1"), 2, "drop --color");
   require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv --method pca --plot " + s / "y.svg"
-                             " --color-column species --color-kind continuous"), 2, "cannot be colored continuously");
+                             " --color-column species --color-kind continuous -q"), 2, "cannot be colored continuously");
   require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv --method pca --plot " + s / "y.svg"
-                             " --color-column 5 --columns 1,2,5"), 2, "also a data column");
+                             " --color-column 5 --columns 1,2,5 -q"), 2, "also a data column");
   require_error(nldr_run(s, "evaluate --in " + s / "x.csv --embedding " + s / "x.csv --title T"), 2, "add --plot");
   // --color-kind is a scatter flag: line plots do not take it.
   require_error(nldr_run(s, "evaluate --in " + s / "x.csv --embedding " + s / "x.csv --plot " + s / "r.svg --color-kind auto"),
