@@ -14,6 +14,9 @@ function(nldr_project_options target)
   if(TARGET nldr::openblas)  # optional: OpenBLAS's GEMM in the exact neighbor search
     target_link_libraries(${target} PRIVATE nldr::openblas)
   endif()
+  if(TARGET nldr::cairo)  # optional: PNG and PDF plots
+    target_link_libraries(${target} PRIVATE nldr::cairo)
+  endif()
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # GCC 12 reports false positives inside Eigen (SelfAdjointEigenSolver, JacobiSVD) and libstdc++

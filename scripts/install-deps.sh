@@ -10,6 +10,7 @@ packages=(
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS
   libhnswlib-dev                                     # optional nldr::hnswlib: ApproximateKNearest
   libopenblas-dev                                    # optional nldr::openblas: GEMM of the exact neighbor search
+  libcairo2-dev                                      # optional nldr::cairo: PNG and PDF plots
   pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
 )

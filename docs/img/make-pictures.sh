@@ -11,7 +11,8 @@ trap 'rm -rf "$work"' EXIT
 embed() {  # embed <picture> <input> <color> <method> [options...]
   local picture=$1 input=$2 color=$3 method=$4
   shift 4
-  "$nldr" embed --in "$input" --out "$work/$picture.csv" --method "$method" --plot "$picture.svg" --color "$color" "$@"
+  "$nldr" embed --in "$input" --out "$work/$picture.csv" --method "$method" --plot "$picture.svg" --color "$color" \
+    --color-label "roll angle t" "$@"
 }
 embed pca-swiss-roll "$work/roll.csv" "$work/roll-t.csv" pca
 embed mds-swiss-roll "$work/roll.csv" "$work/roll-t.csv" mds
@@ -36,3 +37,9 @@ embed landmark-isomap-swiss-roll "$work/big.csv" "$work/big-t.csv" landmark-isom
 # How the methods compare on the Swiss roll: R_NX(K) curves (docs/metrics.md).
 (cd "$work" && "$nldr" evaluate --in roll.csv --embedding isomap-swiss-roll.csv ltsa.csv lle.csv \
   laplacian-eigenmaps.csv pca-swiss-roll.csv --k 10 --plot "$OLDPWD/rnx-swiss-roll.svg" >/dev/null)
+
+# docs/figures.md: PNG figures for a paper (the tool must be built with cairo, docs/building.md).
+"$nldr" embed --in "$work/roll.csv" --out "$work/isomap.csv" --method isomap --k 10 --color "$work/roll-t.csv" \
+  --color-label "roll angle t" --plot isomap-swiss-roll.png --width 480 --height 380
+"$nldr" embed --in ../../tests/data/pandas/iris.csv --out "$work/iris.csv" --method pca --color-column species \
+  --plot iris-species.png --width 480 --height 380

@@ -119,7 +119,7 @@ void write_points(const std::string& path, const nldr::Matrix<double>& Y, const 
   nldr::io::write_matrix(path, Y, options);
 }
 
-/// One value per point (labels or colors) from a one-column CSV file.
+/// One value per point (class labels) from a one-column CSV file.
 nldr::Vector<double> read_column(const std::string& path, nldr::index_t n, const std::string& parameter) {
   const nldr::Matrix<double> values = read_points(path);
   if (values.cols() != 1 || values.rows() != n)
@@ -137,6 +137,102 @@ std::vector<int> read_labels(const std::string& path, nldr::index_t n) {
     labels[std::size_t(i)] = int(column[i]);
   }
   return labels;
+}
+
+/// --plot and the flags that style it (docs/figures.md). A style flag without --plot is an error.
+struct PlotFlags {
+  Output plot;
+  std::string title, x_label, y_label, color_label, color_kind = "auto", aspect = "auto";
+  int width = 0, height = 0;  ///< 0: the library's default
+  std::vector<CLI::Option*> style;
+
+  /// --plot and its style flags; `scatter` adds the scatter plot's --color-label, --color-kind, --aspect.
+  void add_to(CLI::App& command, bool scatter, const std::string& what) {
+    command.add_option("--plot", plot.path, what + ": .svg, .png or .pdf by the extension");
+    style = {command.add_option("--title", title, "Plot title (default: names the method and the input)"),
+             command.add_option("--x-label", x_label, "Plot x-axis label"),
+             command.add_option("--y-label", y_label, "Plot y-axis label"),
+             command.add_option("--width", width, "Plot width in pixels (PDF: 0.75 pt each)")->check(CLI::Range(200, 10000)),
+             command.add_option("--height", height, "Plot height in pixels")->check(CLI::Range(200, 10000))};
+    if (!scatter) return;
+    style.push_back(command.add_option("--color-label", color_label,
+                                       "Title of the color bar or legend (default: the color column's name)"));
+    style.push_back(command.add_option("--color-kind", color_kind,
+                                       "auto (categories for <= 12 integer values or text), categorical, continuous")
+                        ->check(CLI::IsMember({"auto", "categorical", "continuous"}))
+                        ->capture_default_str());
+    style.push_back(command.add_option("--aspect", aspect,
+                                       "auto (equal scales unless the data would fill < 1/3 of the plot), equal, fill")
+                        ->check(CLI::IsMember({"auto", "equal", "fill"}))
+                        ->capture_default_str());
+  }
+
+  /// Before any work: a style flag needs --plot, and the plot's extension must name a format this build writes.
+  void check() const {
+    for (const CLI::Option* option : style)
+      if (option->count() > 0 && !plot.requested())
+        nldr::throw_invalid("plot", option->get_name(), " styles the --plot: add --plot Y.svg (or .png, .pdf) or drop ",
+                            option->get_name());
+    if (plot.requested()) nldr::io::plot_format(plot.path);
+  }
+
+  template <class Options>
+  void apply(Options& options, const std::string& default_title, const std::string& default_x,
+             const std::string& default_y) const {
+    options.title = title.empty() ? default_title : title;
+    options.x_label = x_label.empty() ? default_x : x_label;
+    options.y_label = y_label.empty() ? default_y : y_label;
+    if (width > 0) options.width = width;
+    if (height > 0) options.height = height;
+  }
+};
+
+/// What colors a scatter plot: one value or category per point, and its name (the default label).
+struct PlotColors {
+  nldr::io::ColumnValues column;
+  std::string source;  ///< "--color C.csv" or "--color-column NAME", for messages
+};
+
+/// The colors of `embed --color FILE`: a one-column file of numbers or text (categories), one row per point.
+PlotColors read_color_file(const std::string& path, nldr::index_t n) {
+  nldr::io::ReadOptions options = input_settings.options();
+  options.columns.clear();
+  options.index_col = nldr::io::IndexColumn::none();
+  PlotColors colors{nldr::io::read_column(path, nldr::io::ColumnRef(std::size_t(0)), options), "--color " + path};
+  if (colors.column.input_columns != 1 || colors.column.values.size() != n)
+    nldr::throw_invalid("color", path, " is ", colors.column.values.size(), " x ", colors.column.input_columns,
+                        " but must hold one value per point: ", n, " rows, 1 column (to color by a column of the "
+                        "--in file, use --color-column)");
+  if (colors.column.name == "column 0") colors.column.name = Path(path).stem().string();
+  return colors;
+}
+
+/// The points of `embed --in FILE --color-column C`: every data column but C, and C as the colors.
+std::pair<nldr::Matrix<double>, PlotColors> read_points_and_colors(const std::string& path, const std::string& column) {
+  const nldr::io::ColumnRef ref = nldr::io::ColumnRef::parse(column);
+  nldr::io::ReadOptions options = input_settings.options();
+  if (options.columns.empty()) options.exclude.push_back(ref);
+  const auto refuse_if = [&](bool chosen) {
+    if (chosen)
+      nldr::throw_invalid("color-column", "--color-column ", column, " is also a data column of --columns: leave it "
+                          "out of --columns, so that it is not embedded");
+  };
+  for (const auto& data : options.columns)  // the same name or position: before reading (it may hold text)
+    refuse_if(data.by_name() == ref.by_name() && data.name() == ref.name() && data.position() == ref.position());
+  const std::string bytes = nldr::io::read_bytes(path), name = nldr::io::input_name(path);
+  auto read = nldr::io::parse_matrix<double>(bytes, name, options);
+  refuse_if(ref.by_name() ? std::count(read.column_names.begin(), read.column_names.end(), ref.name()) > 0
+                          : std::count(read.source_columns.begin(), read.source_columns.end(), ref.position()) > 0);
+  options.columns.clear();
+  options.exclude.clear();
+  PlotColors colors{nldr::io::parse_column(bytes, name, ref, options), "--color-column " + column};
+  if (!input_settings.quiet) {
+    for (const auto& note : read.notes) std::cerr << "nldr: " << name << ": " << note << '\n';
+    std::cerr << "nldr: " << name << ": column '" << colors.column.name << "' colors the plot and is not embedded";
+    if (!colors.column.numeric) std::cerr << " (" << colors.column.categories.size() << " categories)";
+    std::cerr << '\n';
+  }
+  return {std::move(read.values), std::move(colors)};
 }
 
 std::string method_names() {
@@ -222,7 +318,9 @@ struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
   nldr_tool::RegistryFlags flags;
   CLI::Option* selector_option = nullptr;
-  Output out, json, plot, color, model;
+  Output out, json, color, model;
+  std::string color_column;
+  PlotFlags plot;
 };
 
 /// A directed graph on n points from an edges CSV (i,j,distance per line, 0-based) as `nldr
@@ -263,22 +361,41 @@ int embed(EmbedArgs& a) {
       {std::string(method.name), method.parameters}};
   if (selector) owners.emplace_back("--selector " + std::string(selector->name), selector->parameters);
   a.flags.require_applicable(owners, std::string(method.name) + (selector ? " with --selector " + a.selector : ""));
-  if (a.color.requested() && !a.plot.requested())
+  if (a.color.requested() && !a.plot.plot.requested())
     nldr::throw_invalid("color", "--color colors the --plot: add --plot Y.svg or drop --color");
+  if (!a.color_column.empty() && !a.plot.plot.requested())
+    nldr::throw_invalid("color-column", "--color-column colors the --plot: add --plot Y.svg or drop --color-column");
+  if (!a.color_column.empty() && (a.color.requested() || from_distances))
+    nldr::throw_invalid("color-column", "--color-column takes the colors from a column of --in: drop ",
+                        from_distances ? "it (--distances has no such column)" : "--color");
+  a.plot.check();
+  if (!a.color.requested() && a.color_column.empty() && (!a.plot.color_label.empty() || a.plot.color_kind != "auto"))
+    nldr::throw_invalid("color-label", "--color-label and --color-kind style the colors: add --color C.csv or "
+                        "--color-column NAME, or drop them");
   nldr::ParameterValues method_values = a.flags.given(method.parameters);
   const nldr::index_t dim = method_values.count("dim") ? nldr::index_t(std::stol(method_values["dim"])) : 2;
-  check_distinct({{"--out", a.out.path}, {"--json", a.json.path}, {"--plot", a.plot.path}, {"--save-model", a.model.path}},
+  check_distinct({{"--out", a.out.path}, {"--json", a.json.path}, {"--plot", a.plot.plot.path}, {"--save-model", a.model.path}},
                  {a.in, a.distances_file, a.graph_file, a.color.path});
-  for (const Output* o : {&a.out, &a.json, &a.plot, &a.model}) check_writable(*o);
-  if (a.plot.requested() && dim < 2)
+  for (const Output* o : {&a.out, &a.json, &a.plot.plot, &a.model}) check_writable(*o);
+  if (a.plot.plot.requested() && dim < 2)
     nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
                         ": use --dim 2 or more, or drop --plot");
 
   nldr::StageTimes times;
   nldr::Stopwatch clock;
-  const nldr::Matrix<double> X = read_points(from_distances ? a.distances_file : a.in);
-  const nldr::Vector<double> color =
-      a.color.requested() ? read_column(a.color.path, nldr::index_t(X.rows()), "color") : nldr::Vector<double>();
+  std::optional<PlotColors> colors;
+  nldr::Matrix<double> X;
+  if (a.color_column.empty()) {
+    X = read_points(from_distances ? a.distances_file : a.in);
+  } else {
+    auto [points, column] = read_points_and_colors(a.in, a.color_column);
+    X = std::move(points);
+    colors = std::move(column);
+  }
+  if (a.color.requested()) colors = read_color_file(a.color.path, nldr::index_t(X.rows()));
+  if (colors && !colors->column.numeric && a.plot.color_kind == "continuous")
+    nldr::throw_invalid("color-kind", colors->source, " holds text (", colors->column.categories.size(),
+                        " categories), which cannot be colored continuously: drop --color-kind continuous");
   times.add("read", clock.seconds());
 
   JsonValue report;
@@ -325,10 +442,25 @@ int embed(EmbedArgs& a) {
   clock.restart();
   write_points(a.out.path, model.coordinates());
   if (a.model.requested()) nldr::save_model(model, a.model.path);
-  if (a.plot.requested()) {
-    nldr::io::ScatterOptions options{.title = std::string(method.name) + " of " + Path(from_distances ? a.distances_file : a.in).filename().string()};
-    if (graph) options.title += ", " + graph->selection().selector;
-    nldr::io::write_scatter_svg(a.plot.path, model.coordinates().leftCols(2), color, options);
+  if (a.plot.plot.requested()) {
+    std::string title = std::string(method.name) + " of " + Path(from_distances ? a.distances_file : a.in).filename().string();
+    if (graph) title += ", " + graph->selection().selector;
+    nldr::io::ScatterOptions options;
+    a.plot.apply(options, title, "coordinate 1", "coordinate 2");
+    options.color_kind = a.plot.color_kind == "categorical"  ? nldr::io::ColorKind::categorical
+                         : a.plot.color_kind == "continuous" ? nldr::io::ColorKind::continuous
+                                                             : nldr::io::ColorKind::automatic;
+    options.aspect = a.plot.aspect == "equal" ? nldr::io::Aspect::equal
+                     : a.plot.aspect == "fill" ? nldr::io::Aspect::fill
+                                               : nldr::io::Aspect::automatic;
+    nldr::Vector<double> values;
+    if (colors) {
+      values = colors->column.values;
+      options.category_names = colors->column.categories;
+      options.color_label = a.plot.color_label.empty() ? colors->column.name : a.plot.color_label;
+      report["color"] = colors->column.name;
+    }
+    nldr::io::write_scatter_plot(a.plot.plot.path, model.coordinates().leftCols(2), values, options);
   }
   times.add("write", clock.seconds());
   nldr_tool::add_resources(report, times);
@@ -379,7 +511,8 @@ struct TuneArgs {
   std::string in, method, criterion = "auc-rnx";
   nldr::index_t k_min = 5, k_max = 30, k_step = 1;
   nldr_tool::RegistryFlags flags;
-  Output json, plot;
+  Output json;
+  PlotFlags plot;
 };
 
 JsonValue dimension_json(const nldr::TuneResult& result) {
@@ -406,8 +539,9 @@ int tune(const TuneArgs& a) {
     nldr::throw_invalid("method", method.name, " uses no neighbor graph, so it has no k to tune: choose a graph method");
   a.flags.require_applicable({{std::string(method.name), method.parameters}}, std::string(method.name));
   const nldr::TuneCriterion criterion = nldr::parse_criterion(a.criterion);
-  check_distinct({{"--json", a.json.path}, {"--plot", a.plot.path}}, {a.in});
-  for (const Output* o : {&a.json, &a.plot}) check_writable(*o);
+  a.plot.check();
+  check_distinct({{"--json", a.json.path}, {"--plot", a.plot.plot.path}}, {a.in});
+  for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
   const nldr::Matrix<double> X = read_points(a.in);
   const nldr::ParameterValues values = a.flags.given(method.parameters);
   const auto result = nldr::tune(X, {.k_min = a.k_min, .k_max = a.k_max, .k_step = a.k_step, .criterion = criterion},
@@ -440,12 +574,12 @@ int tune(const TuneArgs& a) {
   }
   report["scores"] = std::move(scores);
   report["dimension"] = dimension_json(result);
-  if (a.plot.requested())
-    nldr::io::write_line_plot_svg(a.plot.path, {curve},
-                                  {.title = std::string(method.name) + " on " + Path(a.in).filename().string() +
-                                            ": " + curve.name + " over k",
-                                   .x_label = "neighbors k",
-                                   .y_label = curve.name});
+  if (a.plot.plot.requested()) {
+    nldr::io::LinePlotOptions options;
+    a.plot.apply(options, std::string(method.name) + " on " + Path(a.in).filename().string() + ": " + curve.name + " over k",
+                 "neighbors k", curve.name);
+    nldr::io::write_line_plot(a.plot.plot.path, {curve}, options);
+  }
   nldr_tool::add_resources(report, result.times);
   if (a.json.requested())
     emit_json(a.json, report);
@@ -502,7 +636,8 @@ struct EvaluateArgs {
   std::optional<std::string> truth, labels;
   std::optional<nldr::index_t> geodesic_k;  ///< also residual variance against kNN-graph geodesics
   nldr::metrics::QualityOptions options;
-  Output json, plot;
+  Output json;
+  PlotFlags plot;
 };
 
 void print_quality(const nldr::metrics::QualityReport& q) {
@@ -526,7 +661,8 @@ void print_quality(const nldr::metrics::QualityReport& q) {
 }
 
 int evaluate(EvaluateArgs a) {
-  for (const Output* o : {&a.json, &a.plot}) check_writable(*o);
+  a.plot.check();
+  for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::Matrix<double> X = read_points(a.in);
@@ -563,7 +699,7 @@ int evaluate(EvaluateArgs a) {
     times.add("geodesics", clock.seconds());
   }
 
-  if (a.plot.requested()) a.options.curve = true;
+  if (a.plot.plot.requested()) a.options.curve = true;
   std::vector<nldr::metrics::QualityReport> reports;
   std::vector<double> geodesic_rv;
   for (const auto& Y : embeddings) {
@@ -589,7 +725,7 @@ int evaluate(EvaluateArgs a) {
     json["geodesic_k"] = *a.geodesic_k;
   };
 
-  if (a.plot.requested()) {
+  if (a.plot.plot.requested()) {
     std::vector<nldr::io::LineSeries> curves;
     for (std::size_t e = 0; e < reports.size(); ++e) {
       nldr::io::LineSeries series{.name = Path(a.embeddings[e]).filename().string()};
@@ -599,10 +735,9 @@ int evaluate(EvaluateArgs a) {
       }
       curves.push_back(std::move(series));
     }
-    nldr::io::write_line_plot_svg(
-        a.plot.path, curves,
-        {.title = "Quality of embeddings of " + Path(a.in).filename().string(), .x_label = "neighborhood size K",
-         .y_label = "R_NX(K)", .log_x = true});
+    nldr::io::LinePlotOptions options{.log_x = true};
+    a.plot.apply(options, "Quality of embeddings of " + Path(a.in).filename().string(), "neighborhood size K", "R_NX(K)");
+    nldr::io::write_line_plot(a.plot.plot.path, curves, options);
   }
   if (!a.json.requested()) {
     for (std::size_t e = 0; e < reports.size(); ++e) {
@@ -742,8 +877,10 @@ int main(int argc, char** argv) {
   embed_cmd->add_option("--distances", em.distances_file, "N x N dissimilarity CSV instead of --in (mds)");
   em.flags.add_to(*embed_cmd, true, true);
   embed_cmd->add_option("--save-model", em.model.path, "Write the fitted model (for nldr transform) to PATH");
-  embed_cmd->add_option("--plot", em.plot.path, "Scatter plot SVG of the first two coordinates");
-  embed_cmd->add_option("--color", em.color.path, "Color values CSV for --plot (one per point)");
+  em.plot.add_to(*embed_cmd, true, "Scatter plot of the first two coordinates");
+  embed_cmd->add_option("--color", em.color.path, "Colors for --plot: a one-column file, numbers or text, one per point");
+  embed_cmd->add_option("--color-column", em.color_column,
+                        "Color --plot by this column of --in (name or 0-based position); it is not embedded");
   add_json_option(*embed_cmd, em.json);
   add_input_options(*embed_cmd);
   add_output_options(*embed_cmd);
@@ -779,7 +916,7 @@ int main(int argc, char** argv) {
   evaluate_cmd->add_option("--geodesic-k", ev.geodesic_k,
                            "Also residual_variance_geodesic: against geodesics along the kNN graph of --in with this k")
       ->check(CLI::Range(1, 1 << 30));
-  evaluate_cmd->add_option("--plot", ev.plot.path, "R_NX(K) curve SVG");
+  ev.plot.add_to(*evaluate_cmd, false, "R_NX(K) curves");
   add_json_option(*evaluate_cmd, ev.json);
   add_input_options(*evaluate_cmd);
   add_threads_option(*evaluate_cmd, threads);
@@ -794,7 +931,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--criterion", tu.criterion, "What picks best_k: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
       ->capture_default_str();
   tu.flags.add_to(*tune_cmd, true, false);
-  tune_cmd->add_option("--plot", tu.plot.path, "The criterion over k, SVG");
+  tu.plot.add_to(*tune_cmd, false, "The criterion over k");
   add_json_option(*tune_cmd, tu.json);
   add_input_options(*tune_cmd);
   add_threads_option(*tune_cmd, threads);

@@ -1,11 +1,14 @@
 // The nldr tool's contract (docs/tool.md): outputs, exit codes, one-line errors, no partial files.
 // References are independent of the tool: brute-force distances from the CSV it wrote, file sizes.
 #include "catch.hpp"
+#include "io/scratch_dir.hpp"
 
 #include <nldr/io/csv.hpp>
+#include <nldr/io/plot.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -289,5 +292,106 @@ TEST_CASE("errors: exit code, one line naming the problem, no output left behind
   for (const auto& name : s.files()) {
     INFO("left behind: " << name);
     REQUIRE((name == "x.csv" || name == "c.csv" || name == "other.csv" || name == "ragged.csv" || name == "nan.csv"));
+  }
+}
+
+TEST_CASE("embed --plot: labels, title and size flags; the format follows the extension", "[tool][plot]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 3 --out " + s / "x.csv" + " --color " + s / "t.csv").exit_code == 0);
+  const std::string embed = "embed --in " + s / "x.csv" + " --out " + s / "y.csv" + " --method isomap --k 10 --color " + s / "t.csv";
+  REQUIRE(nldr_run(s, embed + " --plot " + s / "d.svg").exit_code == 0);
+  const std::string defaults = slurp(s / "d.svg");
+  for (const char* text : {">coordinate 1</text>", ">coordinate 2</text>", ">isomap of x.csv, knn(k=10)</text>", ">t</text>"})
+    CHECK_THAT(defaults, ContainsSubstring(text));
+  CHECK_THAT(defaults, ContainsSubstring("linearGradient"));  // the roll angle is continuous
+
+  REQUIRE(nldr_run(s, embed + " --plot " + s / "y.svg" + " --title 'Isomap, k = 10' --x-label 'unrolled t'"
+                              " --y-label height --color-label 'roll angle' --width 500 --height 400").exit_code == 0);
+  const std::string svg = slurp(s / "y.svg");
+  for (const char* text : {">Isomap, k = 10</text>", ">unrolled t</text>", ">height</text>", ">roll angle</text>",
+                           "width=\"500\" height=\"400\""})
+    CHECK_THAT(svg, ContainsSubstring(text));
+
+  if (nldr::io::cairo_available) {
+    REQUIRE(nldr_run(s, embed + " --plot " + s / "y.png --width 450 --height 300").exit_code == 0);
+    const std::string png = slurp(s / "y.png");
+    REQUIRE(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    const auto be32 = [&](std::size_t at) {
+      std::uint32_t v = 0;
+      for (std::size_t k = 0; k < 4; ++k) v = v << 8 | static_cast<unsigned char>(png[at + k]);
+      return v;
+    };
+    CHECK(png.substr(12, 4) == "IHDR");
+    CHECK(be32(16) == 450);
+    CHECK(be32(20) == 300);
+    REQUIRE(nldr_run(s, embed + " --plot " + s / "y.pdf").exit_code == 0);
+    CHECK(slurp(s / "y.pdf").rfind("%PDF-", 0) == 0);
+    const auto tune = nldr_run(s, "tune --in " + s / "x.csv" + " --method isomap --k-min 8 --k-max 9 --plot " +
+                                      s / "k.png --title 'k sweep'");
+    REQUIRE(tune.exit_code == 0);
+    CHECK(slurp(s / "k.png").rfind("\x89PNG", 0) == 0);
+  } else {
+    require_error(nldr_run(s, embed + " --plot " + s / "y.png"), 2, "name the file .svg");
+  }
+}
+
+TEST_CASE("embed --color-column: a label column of the input colors the plot and is not embedded", "[tool][plot]") {
+  Scratch s;
+  // Fisher's iris as pandas writes it (tests/data/make_iris.py): index, 4 measurements, species as text.
+  const std::string iris = (nldr_test::data_dir() / "pandas" / "iris.csv").string();
+  const auto run = nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --color-column species"
+                                   " --plot " + s / "iris.svg --json");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.out, ContainsSubstring("\"input_dim\": 4"));  // index and species left out
+  CHECK_THAT(run.err, ContainsSubstring("column 'species' colors the plot and is not embedded (3 categories)"));
+  const std::string svg = slurp(s / "iris.svg");
+  for (const char* text : {">setosa</text>", ">versicolor</text>", ">virginica</text>", ">species</text>"})
+    CHECK_THAT(svg, ContainsSubstring(text));
+  CHECK(svg.find("linearGradient") == std::string::npos);  // a legend, no color bar
+  CHECK(read(s / "y.csv").rows() == 150);
+
+  // A numeric label column by position: integer classes are categorical too.
+  std::ofstream(s / "labeled.csv") << "x,y,z,class\n";
+  {
+    std::ofstream labeled(s / "labeled.csv", std::ios::app);
+    for (int i = 0; i < 40; ++i) labeled << i % 7 << ',' << (i * 3) % 11 << ',' << i * 0.5 << ',' << i % 2 + 1 << '\n';
+  }
+  REQUIRE(nldr_run(s, "embed --in " + s / "labeled.csv" + " --out " + s / "l.csv --method pca --color-column 3 --plot " +
+                          s / "l.svg --json").exit_code == 0);
+  const std::string labeled = slurp(s / "l.svg");
+  CHECK_THAT(labeled, ContainsSubstring(">class</text>"));
+  CHECK_THAT(labeled, ContainsSubstring(">1</text>"));
+  CHECK(labeled.find("linearGradient") == std::string::npos);
+  // Forced continuous: a color bar instead.
+  REQUIRE(nldr_run(s, "embed --in " + s / "labeled.csv" + " --out " + s / "l.csv --method pca --color-column class --plot " +
+                          s / "l.svg --color-kind continuous").exit_code == 0);
+  CHECK_THAT(slurp(s / "l.svg"), ContainsSubstring("linearGradient"));
+}
+
+TEST_CASE("plot flags that do not apply are errors naming what to add", "[tool][plot]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 50 --out " + s / "x.csv" + " --color " + s / "t.csv").exit_code == 0);
+  const std::string iris = (nldr_test::data_dir() / "pandas" / "iris.csv").string();
+  const std::string embed = "embed --in " + s / "x.csv" + " --out " + s / "y.csv" + " --method pca";
+  require_error(nldr_run(s, embed + " --title T"), 2, "--title styles the --plot: add --plot");
+  require_error(nldr_run(s, embed + " --width 300"), 2, "--width styles the --plot");
+  require_error(nldr_run(s, embed + " --color-column 2"), 2, "--color-column colors the --plot");
+  require_error(nldr_run(s, embed + " --plot " + s / "y.svg --color-kind categorical"), 2, "add --color");
+  require_error(nldr_run(s, embed + " --plot " + s / "y.jpg"), 2, "name it .svg, .png or .pdf");
+  require_error(nldr_run(s, embed + " --plot " + s / "y"), 2, "no extension");
+  require_error(nldr_run(s, embed + " --plot " + s / "y.svg --width 50"), 2, "--width");
+  require_error(nldr_run(s, embed + " --plot " + s / "y.svg --color " + s / "t.csv --color-column 1"), 2, "drop --color");
+  require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv --method pca --plot " + s / "y.svg"
+                             " --color-column species --color-kind continuous -q"), 2, "cannot be colored continuously");
+  require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv --method pca --plot " + s / "y.svg"
+                             " --color-column 5 --columns 1,2,5 -q"), 2, "also a data column");
+  require_error(nldr_run(s, "evaluate --in " + s / "x.csv --embedding " + s / "x.csv --title T"), 2, "add --plot");
+  // --color-kind is a scatter flag: line plots do not take it.
+  require_error(nldr_run(s, "evaluate --in " + s / "x.csv --embedding " + s / "x.csv --plot " + s / "r.svg --color-kind auto"),
+                2, "color-kind");
+  for (const auto& name : s.files()) {
+    INFO("left behind: " << name);
+    CHECK((name == "x.csv" || name == "t.csv"));
   }
 }

@@ -43,6 +43,7 @@ struct ColumnValues {
   bool numeric = false;                 ///< every cell is a finite number
   Vector<double> values;                ///< numeric: the numbers; else each row's index into categories
   std::vector<std::string> categories;  ///< text: the distinct cells, in order of first appearance
+  std::size_t input_columns = 0;        ///< how many columns the input has (index column included)
 };
 
 /// Options of write_matrix.
@@ -201,6 +202,8 @@ inline ColumnValues parse_column(std::string_view bytes, std::string_view source
     one.exclude.clear();
     auto read = parse_matrix<double>(bytes, source_name, one);
     out.name = nldr::detail::concat("column ", column.position());
+    const NpyHeader header = parse_npy_header(bytes, source_name);
+    out.input_columns = header.shape.size() < 2 ? 1 : std::size_t(header.shape[1]);
     out.numeric = true;
     out.values = read.values.col(0);
     return out;
@@ -214,6 +217,7 @@ inline ColumnValues parse_column(std::string_view bytes, std::string_view source
   out.name = column.by_name() ? column.name() : nldr::detail::concat("column ", column.position());
   if (!column.by_name() && !table.header.empty() && !table.header[column.position()].empty())
     out.name = table.header[column.position()];
+  out.input_columns = table.columns;
   out.values.resize(Eigen::Index(table.text.size()));
   out.numeric = true;
   for (std::size_t i = 0; i < table.text.size() && out.numeric; ++i) {

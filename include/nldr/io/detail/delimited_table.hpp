@@ -126,6 +126,7 @@ struct DelimitedTable {
   std::vector<std::size_t> source_columns; ///< the file column (0-based) of each column of values
   std::optional<std::size_t> index_column; ///< the file column left out as the row index
   std::vector<std::string> text;           ///< rules.text_column's cells
+  std::size_t columns = 0;                 ///< the input's number of columns (the index included)
   std::string format;                      ///< "CSV", "TSV" or "whitespace-separated text"
   std::vector<std::string> notes;          ///< what was detected or left out, in words
 };
@@ -219,6 +220,7 @@ DelimitedTable<T> read_delimited(std::string_view text, std::string_view source_
   // The data's width, and the header against it.
   const std::size_t first_data_line = at.line;
   const std::size_t columns = for_each_csv_cell(line, delimiter, at, [](const CsvCell&) {});
+  table.columns = columns;
   if (header_line && table.header.size() != columns) {
     if (rules.conventions && table.header.size() + 1 == columns) {
       table.header.insert(table.header.begin(), std::string());

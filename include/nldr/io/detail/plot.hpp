@@ -1,8 +1,8 @@
-// Building blocks of the SVG plots: axis scales, tick positions and labels, XML text.
+// Building blocks of the plots' layout: axis scales, tick positions and labels, the axes' marks.
 #pragma once
 
+#include <nldr/io/detail/figure.hpp>
 #include <nldr/io/detail/number_format.hpp>
-#include <nldr/io/detail/text.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -11,28 +11,6 @@
 #include <vector>
 
 namespace nldr::io::detail {
-
-/// Appends `text` as XML character data / attribute value: escaped, valid UTF-8, and with the
-/// control characters XML 1.0 forbids replaced by U+FFFD.
-inline void append_xml_text(std::string& out, std::string_view text) {
-  append_utf8(out, text, [](std::string& o, char c) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          o += "\xEF\xBF\xBD";
-        else
-          o += c;
-    }
-  });
-}
-
-/// A coordinate in pixels, rounded to 0.1 px (small files, no visible difference).
-inline void append_px(std::string& out, double value) { append_fixed(out, value, 1); }
 
 /// A "nice" number near x > 0: 1, 2 or 5 times a power of ten (Heckbert, "Nice numbers for
 /// graph labels", Graphics Gems, 1990). round: nearest; otherwise the next one up.
@@ -112,99 +90,44 @@ inline Scale log_scale(double lo, double hi, double from, double to) {
 }
 
 /// A tick label: with as many decimals as the step needs ("0.25", "10", "1e+06" when huge).
-inline void append_tick_label(std::string& out, double value, const Scale& scale) {
+inline std::string tick_label(double value, const Scale& scale) {
+  std::string out;
   if (scale.log || std::abs(value) >= 1e6 || scale.step < 1e-4) {
     append_number(out, value, 6);  // general form, 6 significant digits, e.g. "1000" or "1e-05"
-    return;
+    return out;
   }
   const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(scale.step) + 1e-9)));
   append_fixed(out, value, decimals);
+  return out;
 }
 
-/// Appends `<text x=".." y=".." attributes>content</text>`.
-inline void append_text_element(std::string& out, double x, double y, std::string_view attributes,
-                                std::string_view content) {
-  out += "<text x=\"";
-  append_px(out, x);
-  out += "\" y=\"";
-  append_px(out, y);
-  out += '"';
-  if (!attributes.empty()) {
-    out += ' ';
-    out += attributes;
-  }
-  out += '>';
-  append_xml_text(out, content);
-  out += "</text>\n";
+/// The width of the widest tick label of `scale`, in pixels at 12 px.
+inline double widest_tick_label(const Scale& scale) {
+  double widest = 0;
+  for (double t : scale.ticks()) widest = std::max(widest, text_width(tick_label(t, scale)));
+  return widest;
 }
 
-/// The document head: white background, default font, and the title centered on top.
-inline void begin_svg(std::string& out, int width, int height, std::string_view title) {
-  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"";
-  append_number(out, width);
-  out += "\" height=\"";
-  append_number(out, height);
-  out += "\" viewBox=\"0 0 ";
-  append_number(out, width);
-  out += ' ';
-  append_number(out, height);
-  out += "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  if (!title.empty()) append_text_element(out, width / 2.0, 24, "text-anchor=\"middle\" font-size=\"15\"", title);
-}
-
-/// Draws the frame of the plot area with ticks and labels on the bottom (x) and left (y)
-/// sides, and the axis labels.
-inline void append_axes(std::string& out, const Scale& x, const Scale& y, std::string_view x_label,
-                        std::string_view y_label) {
+/// The frame of the plot area with ticks and tick labels on the bottom (x) and left (y) sides,
+/// and the axis labels: the x label below the tick labels, the y label (turned) left of them.
+inline void add_axes(Figure& figure, const Scale& x, const Scale& y, const std::string& x_label,
+                     const std::string& y_label) {
   const double left = std::min(x.from, x.to), right = std::max(x.from, x.to);
   const double top = std::min(y.from, y.to), bottom = std::max(y.from, y.to);
-  out += "<g fill=\"none\" stroke=\"#444\" stroke-width=\"1\">\n<rect x=\"";
-  append_px(out, left);
-  out += "\" y=\"";
-  append_px(out, top);
-  out += "\" width=\"";
-  append_px(out, right - left);
-  out += "\" height=\"";
-  append_px(out, bottom - top);
-  out += "\"/>\n<path d=\"";
+  figure.marks.push_back(RectMark{left, top, right - left, bottom - top, std::nullopt, Rgb{0x44, 0x44, 0x44}});
+  LinesMark ticks;
   const std::vector<double> x_ticks = x.ticks(), y_ticks = y.ticks();
-  for (double t : x_ticks) {
-    out += 'M';
-    append_px(out, x(t));
-    out += ' ';
-    append_px(out, bottom);
-    out += "v5";
-  }
-  for (double t : y_ticks) {
-    out += 'M';
-    append_px(out, left);
-    out += ' ';
-    append_px(out, y(t));
-    out += "h-5";
-  }
-  out += "\"/>\n</g>\n<g fill=\"#222\">\n";
-  std::string label;
-  for (double t : x_ticks) {
-    label.clear();
-    append_tick_label(label, t, x);
-    append_text_element(out, x(t), bottom + 18, "text-anchor=\"middle\"", label);
-  }
-  for (double t : y_ticks) {
-    label.clear();
-    append_tick_label(label, t, y);
-    append_text_element(out, left - 8, y(t) + 4, "text-anchor=\"end\"", label);
-  }
-  if (!x_label.empty()) append_text_element(out, (left + right) / 2, bottom + 38, "text-anchor=\"middle\"", x_label);
-  if (!y_label.empty()) {
-    const double cx = left - 52, cy = (top + bottom) / 2;
-    std::string attributes = "text-anchor=\"middle\" transform=\"rotate(-90 ";
-    append_px(attributes, cx);
-    attributes += ' ';
-    append_px(attributes, cy);
-    attributes += ")\"";
-    append_text_element(out, cx, cy, attributes, y_label);
-  }
-  out += "</g>\n";
+  for (double t : x_ticks) ticks.polylines.push_back({{x(t), bottom}, {x(t), bottom + 5}});
+  for (double t : y_ticks) ticks.polylines.push_back({{left, y(t)}, {left - 5, y(t)}});
+  figure.marks.push_back(std::move(ticks));
+  for (double t : x_ticks) figure.marks.push_back(TextMark{x(t), bottom + 18, tick_label(t, x), 12, Anchor::middle});
+  for (double t : y_ticks) figure.marks.push_back(TextMark{left - 8, y(t) + 4, tick_label(t, y), 12, Anchor::end});
+  if (!x_label.empty())
+    figure.marks.push_back(TextMark{(left + right) / 2, bottom + 38, x_label, 13, Anchor::middle});
+  if (!y_label.empty())
+    figure.marks.push_back(
+        TextMark{left - 8 - widest_tick_label(y) - 12, (top + bottom) / 2, y_label, 13, Anchor::middle, true});
 }
+
 
 }  // namespace nldr::io::detail
