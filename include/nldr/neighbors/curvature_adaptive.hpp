@@ -103,9 +103,10 @@ struct CurvatureAdaptive {
     const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
     const NeighborGraph<T>& graph = cand.graph;
     const Curvatures<T> curv = estimate_curvature(X, graph, options.intrinsic_dim, options.curvature_neighbors);
-    auto [mean_floor, gaussian_floor] = automatic_curvature_floors(X, curv, options.tolerance);
-    if (options.mean_floor) mean_floor = *options.mean_floor;
-    if (options.gaussian_floor) gaussian_floor = *options.gaussian_floor;
+    // Named variables, not a structured binding: clang 14 cannot capture bindings in the lambda below.
+    const std::pair<double, double> floors = automatic_curvature_floors(X, curv, options.tolerance);
+    const double mean_floor = options.mean_floor.value_or(floors.first);
+    const double gaussian_floor = options.gaussian_floor.value_or(floors.second);
 
     const auto offsets = graph.offsets();
     const auto indices = graph.indices();
