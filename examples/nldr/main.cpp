@@ -1,6 +1,8 @@
 // nldr: the command-line tool. Generates data sets, selects neighbors, embeds and evaluates;
 // docs/tool.md is its manual. Errors: one line on stderr, a non-zero exit code, no output file
 // (every output path is checked before the work starts and written atomically at the end).
+#include "console.hpp"
+#include "disconnected.hpp"
 #include "parameters.hpp"
 #include "report.hpp"
 
@@ -34,6 +36,7 @@ enum Exit : int {
   usage_error = 2,     ///< bad command line or parameter value
   io_failure = 3,      ///< unreadable input, unwritable output, malformed CSV
   data_failure = 4,    ///< the data defeat the method: disconnected graph, no convergence, out of memory
+  interrupted = 130,   ///< stopped by Ctrl-C (128 + SIGINT, the shell's convention); nothing written
 };
 
 /// An optional output: a path, "-" for standard output (JSON only), or nothing.
@@ -316,8 +319,11 @@ int neighbors(const NeighborsArgs& a) {
 
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
+  std::string disconnected = "join";  ///< --disconnected: join or error
+  bool verbose = false;
   nldr_tool::RegistryFlags flags;
   CLI::Option* selector_option = nullptr;
+  CLI::Option* disconnected_option = nullptr;
   Output out, json, color, model;
   std::string color_column;
   PlotFlags plot;
@@ -356,6 +362,9 @@ int embed(EmbedArgs& a) {
   if (a.selector_option->count() > 0 && !selects)
     nldr::throw_invalid("selector", "--selector does not apply: ", method.name,
                         from_graph_file ? " uses the --graph file" : " uses no neighbor graph", ": drop --selector");
+  if (a.disconnected_option->count() > 0 && !method.accepts(nldr::needs_graph))
+    nldr::throw_invalid("disconnected", "--disconnected does not apply: ", method.name,
+                        " uses no neighbor graph: drop --disconnected");
   const nldr::SelectorInfo* selector = selects ? &nldr::find_selector(a.selector) : nullptr;
   std::vector<std::pair<std::string, std::span<const nldr::ParameterSpec>>> owners{
       {std::string(method.name), method.parameters}};
@@ -381,6 +390,7 @@ int embed(EmbedArgs& a) {
     nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
                         ": use --dim 2 or more, or drop --plot");
 
+  nldr_tool::Console console(input_settings.quiet, a.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   std::optional<PlotColors> colors;
@@ -396,7 +406,7 @@ int embed(EmbedArgs& a) {
   if (colors && !colors->column.numeric && a.plot.color_kind == "continuous")
     nldr::throw_invalid("color-kind", colors->source, " holds text (", colors->column.categories.size(),
                         " categories), which cannot be colored continuously: drop --color-kind continuous");
-  times.add("read", clock.seconds());
+  console.stage(times, "read", clock.seconds());
 
   JsonValue report;
   report["command"] = "embed";
@@ -413,7 +423,7 @@ int embed(EmbedArgs& a) {
     clock.restart();
     graph = read_graph(a.graph_file, nldr::index_t(X.rows()));
     input.graph_lengths_given = true;
-    times.add("read graph", clock.seconds());
+    console.stage(times, "read graph", clock.seconds());
     report["graph_file"] = a.graph_file;
   } else if (selector) {
     nldr::ParameterValues selector_values = a.flags.given(selector->parameters);
@@ -424,17 +434,57 @@ int embed(EmbedArgs& a) {
       selector_values["intrinsic_dim"] = std::to_string(dim);
     clock.restart();
     graph = selector->select(X, selector_values);
-    times.add("neighbors", clock.seconds());
+    console.stage(times, "neighbors", clock.seconds());
     report["selector"] = std::string(selector->name);
     report["selector_parameters"] = nldr_tool::parameters_json(nldr::Arguments(selector->parameters, selector_values,
                                                                                selector->name).values());
   }
   if (graph) {
-    input.graph = &*graph;
     report["graph"] = nldr_tool::graph_json(*graph);
+    const nldr::Components components = nldr::connected_components(*graph);
+    report["disconnected"] = a.disconnected;
+    if (!components.connected()) {
+      if (a.disconnected == "error") {
+        const bool knn = selector && selector->name == "knn";
+        nldr_tool::refuse_disconnected(std::string(method.name), components, X,
+                                       knn ? nldr::index_t(nldr::Arguments(selector->parameters,
+                                                                           a.flags.given(selector->parameters),
+                                                                           selector->name).integer("k"))
+                                           : 0,
+                                       selector != nullptr);
+      }
+      clock.restart();
+      const double median = nldr_tool::median_edge(*graph);
+      auto joined = nldr::join_components(X, *graph);
+      graph = std::move(joined.graph);
+      console.stage(times, "join components", clock.seconds());
+      const double longest = joined.edges.empty() ? 0.0 : joined.edges.back().distance;
+      report["joined_components"] = joined.components;
+      report["joining_edge_count"] = std::int64_t(joined.edges.size());
+      JsonValue edges = JsonValue::array();
+      for (std::size_t e = joined.edges.size() > 100 ? joined.edges.size() - 100 : 0; e < joined.edges.size(); ++e) {
+        JsonValue edge = JsonValue::object();
+        edge["a"] = joined.edges[e].a;
+        edge["b"] = joined.edges[e].b;
+        edge["distance"] = joined.edges[e].distance;
+        edges.push_back(std::move(edge));
+      }
+      report["joining_edges"] = std::move(edges);  // the longest 100, shortest first
+      report["longest_joining_edge"] = longest;
+      report["median_edge"] = median;
+      if (!input_settings.quiet)
+        std::cerr << "nldr: the neighbor graph has " << nldr::describe_components(components) << ": joined them by "
+                  << joined.edges.size() << " shortest connecting edge" << (joined.edges.size() == 1 ? "" : "s")
+                  << " (longest " << longest << ", " << (median > 0 ? longest / median : 0.0)
+                  << " x the median edge " << median << "); raise -k to connect it, or --disconnected error to refuse\n";
+      report["graph"] = nldr_tool::graph_json(*graph);
+    }
+    input.graph = &*graph;
   }
+  const nldr::ProgressCallback progress = console.progress(std::string(method.name));
+  input.progress = &progress;
   const nldr::AnyModel<double> model = method.fit(input, method_values);
-  for (const auto& [stage, seconds] : model.embedding().times.stages) times.add(stage, seconds);
+  for (const auto& [stage, seconds] : model.embedding().times.stages) console.stage(times, stage, seconds);
   report["dim"] = model.coordinates().cols();
   report["parameters"] = nldr_tool::parameters_json(model.parameters());
   report["results"] = nldr_tool::results_json(model.results());
@@ -462,7 +512,7 @@ int embed(EmbedArgs& a) {
     }
     nldr::io::write_scatter_plot(a.plot.plot.path, model.coordinates().leftCols(2), values, options);
   }
-  times.add("write", clock.seconds());
+  console.stage(times, "write", clock.seconds());
   nldr_tool::add_resources(report, times);
   emit_json(a.json, report);
   return ok;
@@ -821,6 +871,10 @@ std::string in_flags(std::string message) {
     message = std::regex_replace(message, patterns[0], "$1" + nldr_tool::flag_name(name) + " ");
     message = std::regex_replace(message, patterns[1], "$1" + nldr_tool::flag_name(name));
   }
+  // "(nldr::Smacof, method smacof)": the library names a registry method, the tool its flag.
+  for (const auto& entry : nldr::embedders())
+    message = std::regex_replace(message, std::regex("(^|[^A-Za-z0-9_-])method " + std::string(entry.name) + "\\b"),
+                                 "$1--method " + std::string(entry.name));
   return message;
 }
 
@@ -881,6 +935,14 @@ int main(int argc, char** argv) {
   embed_cmd->add_option("--color", em.color.path, "Colors for --plot: a one-column file, numbers or text, one per point");
   embed_cmd->add_option("--color-column", em.color_column,
                         "Color --plot by this column of --in (name or 0-based position); it is not embedded");
+  em.disconnected_option =
+      embed_cmd
+          ->add_option("--disconnected", em.disconnected,
+                       "A disconnected neighbor graph: join its components by their shortest connecting edges "
+                       "(with a note), or error")
+          ->check(CLI::IsMember({"join", "error"}))
+          ->capture_default_str();
+  embed_cmd->add_flag("--verbose,-v", em.verbose, "Print each stage's wall time on stderr as it finishes");
   add_json_option(*embed_cmd, em.json);
   add_input_options(*embed_cmd);
   add_output_options(*embed_cmd);
@@ -975,6 +1037,8 @@ int main(int argc, char** argv) {
     return report_error(command, e.what(), usage_error);
   } catch (const nldr::io_error& e) {
     return report_error(command, e.what(), io_failure);
+  } catch (const nldr::cancelled& e) {
+    return report_error(command, e.what(), interrupted);
   } catch (const nldr::error& e) {  // disconnected_graph, convergence_error, memory_limit_exceeded
     return report_error(command, e.what(), data_failure);
   } catch (const std::bad_alloc&) {

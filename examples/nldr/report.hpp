@@ -37,6 +37,7 @@ inline nldr::io::JsonValue graph_json(const nldr::NeighborGraph<double>& graph) 
   json["candidate_edges"] = selection.candidate_edges;
   json["pruned_edges"] = selection.pruned_edges;
   json["reconnected_edges"] = selection.reconnected_edges;
+  json["joined_edges"] = selection.joined_edges;
   json["fallback_points"] = selection.fallback_points;
   if (selection.estimated_recall) json["estimated_recall"] = *selection.estimated_recall;
   return json;

@@ -18,6 +18,7 @@
 #include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/gaussian_pruned.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/neighbors/join_components.hpp>
 #include <nldr/neighbors/kdtree_box_index.hpp>
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/neighbors/point_index.hpp>

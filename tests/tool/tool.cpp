@@ -281,8 +281,12 @@ TEST_CASE("errors: exit code, one line naming the problem, no output left behind
     std::ofstream two(s / "c.csv");
     for (int i = 0; i < 40; ++i) two << (i < 20 ? 0 : 1000) + i % 20 << ',' << (i * 7) % 20 << ',' << (i * 3) % 5 << '\n';
     two.close();
-    for (const char* method : {"isomap", "lle", "laplacian-eigenmaps"})
-      require_error(nldr_run(s, "embed --in " + s / "c.csv" + out + " --method " + method + " --k 5"), 4, "connected");
+    for (const char* method : {"isomap", "lle", "laplacian-eigenmaps"}) {
+      const auto run = nldr_run(s, "embed --in " + s / "c.csv" + out + " --method " + method + " --k 5 --disconnected error");
+      require_error(run, 4, "2 connected components (sizes 20, 20)");
+      // The advice names the tool's flags: joining, or the smallest k that connects (none does up to 64).
+      REQUIRE_THAT(run.err, ContainsSubstring("--disconnected join"));
+    }
   }
   SECTION("evaluate rejects mismatched files") {
     REQUIRE(nldr_run(s, "generate swiss-roll --n 60 --out " + s / "other.csv").exit_code == 0);
@@ -394,4 +398,49 @@ TEST_CASE("plot flags that do not apply are errors naming what to add", "[tool][
     INFO("left behind: " << name);
     CHECK((name == "x.csv" || name == "t.csv"));
   }
+}
+
+TEST_CASE("embed joins a disconnected graph by default, says so, and -k from the advice connects it", "[tool]") {
+  Scratch s;
+  // Two 5 x 6 grids 3 apart: k = 4 keeps them apart, and the advice's k connects them.
+  std::ofstream two(s / "g.csv");
+  for (int i = 0; i < 60; ++i) two << (i < 30 ? 0 : 3) + (i % 30) / 6 * 0.5 << ',' << (i % 6) * 0.5 << '\n';
+  two.close();
+  const std::string in = " --in " + s / "g.csv" + " --out " + s / "y.csv";
+  const auto joined = nldr_run(s, "embed" + in + " --method isomap --k 4 --json");
+  REQUIRE(joined.exit_code == 0);
+  REQUIRE_THAT(joined.err, ContainsSubstring("2 connected components (sizes 30, 30): joined them by 1 shortest"));
+  REQUIRE_THAT(joined.out, ContainsSubstring("\"joined_components\": 2"));
+  REQUIRE_THAT(joined.out, ContainsSubstring("\"longest_joining_edge\": 1"));  // (2, y) -- (3, y)
+  REQUIRE(read(s / "y.csv").rows() == 60);
+  REQUIRE(nldr_run(s, "embed" + in + " --method isomap --k 4 --quiet").err.empty());
+
+  const auto refused = nldr_run(s, "embed" + in + " --method isomap --k 4 --disconnected error");
+  require_error(refused, 4, "-k ");
+  const std::string advice = refused.err.substr(refused.err.find("-k ") + 3);
+  const int k = std::stoi(advice);
+  REQUIRE(k > 4);
+  const auto fixed = nldr_run(s, "embed" + in + " --method isomap --disconnected error -k " + std::to_string(k));
+  REQUIRE(fixed.exit_code == 0);
+  require_error(nldr_run(s, "embed" + in + " --method isomap --disconnected error -k " + std::to_string(k - 1)), 4,
+                "connected components");
+  require_error(nldr_run(s, "embed" + in + " --method pca --disconnected join"), 2, "drop --disconnected");
+}
+
+TEST_CASE("embed stops cleanly on Ctrl-C at the next progress report and writes nothing", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 3000 --seed 1 --out " + s / "x.csv").exit_code == 0);
+  // --verbose prints "neighbors" when that stage ends; SIGINT then lands in Isomap's shortest paths.
+  const std::string err = s / "err.txt";
+  const std::string command = std::string("'") + NLDR_TOOL_PATH + "' embed --in " + s / "x.csv" + " --out " +
+                              s / "y.csv" + " --json " + s / "r.json" + " --method isomap --verbose 2>'" + err +
+                              "' & pid=$!; while ! grep -q neighbors '" + err +
+                              "' 2>/dev/null; do sleep 0.02; done; kill -INT $pid; wait $pid";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  INFO("stderr: " << slurp(err));
+  REQUIRE(WEXITSTATUS(status) == 130);
+  REQUIRE_THAT(slurp(err), ContainsSubstring("was cancelled"));
+  fs::remove(err);
+  REQUIRE(s.files() == std::vector<std::string>{"x.csv"});
 }

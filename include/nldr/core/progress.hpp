@@ -32,4 +32,11 @@ inline void report_progress(const ProgressCallback& callback, double fraction, c
                                    "% of its work"));
 }
 
+/// The callback of a stage that is the part [low, high] of the caller's work: reports
+/// low + f (high - low) to `callback` (empty if `callback` is).
+inline ProgressCallback progress_part(const ProgressCallback& callback, double low, double high) {
+  if (!callback) return {};
+  return [callback, low, high](double fraction) { return callback(low + fraction * (high - low)); };
+}
+
 }  // namespace nldr

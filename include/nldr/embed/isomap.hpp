@@ -11,6 +11,7 @@
 #include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -64,6 +65,9 @@ struct IsomapOptions {
   TopEigenOptions eigen{};
   /// Memory limit in bytes for the geodesic matrix (0: the memory available now).
   std::uint64_t memory_limit = 0;
+  /// Optional progress and cancel hook (core/progress.hpp): the shortest paths report 0 .. 0.8 in
+  /// steps of ~1% of the sources, then 0.9 after the centering, 1 after the eigensolve.
+  ProgressCallback progress{};
 };
 
 /// A fitted Isomap: MDS of the geodesics plus the geodesic fit, and what transform needs.
@@ -229,7 +233,8 @@ struct Isomap {
     model.times.add("symmetrize", watch.seconds());
 
     watch.restart();
-    Matrix<S> geodesic = all_pairs_shortest_paths<S>(symmetric, options.memory_limit);
+    Matrix<S> geodesic =
+        all_pairs_shortest_paths<S>(symmetric, options.memory_limit, progress_part(options.progress, 0, 0.8));
     model.times.add("shortest paths", watch.seconds());
 
     // Keep the geodesics of the residual-variance pairs before B overwrites the matrix.
@@ -240,6 +245,7 @@ struct Isomap {
     parallel_for(0, n, [&](std::int64_t i) { geodesic.row(i) = geodesic.row(i).cwiseAbs2(); });
     routines::double_center_squared(geodesic);
     model.times.add("centering", watch.seconds());
+    report_progress(options.progress, 0.9, "Isomap");
 
     const routines::Scaling scaling =
         routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
@@ -247,6 +253,7 @@ struct Isomap {
     model.coordinates = scaling.coordinates.template cast<T>();
     model.eigenvalues = scaling.values.template cast<T>();
     model.negative_eigenvalues = scaling.negative_eigenvalues;
+    report_progress(options.progress, 1, "Isomap");
     model.negative_status = scaling.negative_status;
     model.trace = scaling.trace;
     model.diagnostics = scaling.diagnostics;

@@ -198,7 +198,7 @@ struct LandmarkIsomap {
     validate_same_rows(n, graph.size(), "X", "graph");
     const index_t m = options.landmarks;
     if (m < 2 || m > n)
-      throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: lower landmarks");
+      throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: use landmarks = ", n, " or fewer");
     validate_dimension(options.dim, m, "landmarks");
     if (options.negative_eigenvalues < 0 || options.negative_eigenvalues > m - options.dim)
       throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", options.negative_eigenvalues,
@@ -235,7 +235,7 @@ struct LandmarkIsomap {
       if (!(scaling.values[k] > 0))
         throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", scaling.values[k],
                       " <= 0, so the ", m, " landmarks do not span dim = ", options.dim,
-                      " dimensions: use more landmarks or max_min selection");
+                      " dimensions: use more landmarks, or selection = max-min");
     const routines::Triangulation triangulation = routines::Triangulation::of(scaling, mean_squared);
     model.pseudo_inverse = triangulation.pseudo_inverse;
     model.mean_squared = triangulation.mean_squared;

@@ -165,7 +165,7 @@ struct Sammon {
         const double d = problem.delta(i, j);
         if (i != j && !(d > 0))
           throw_invalid(name, "points ", i, " and ", j, " of ", name, " are at dissimilarity 0: Sammon's stress "
-                        "divides by it; remove duplicate points (or use nldr::Smacof)");
+                        "divides by it; remove duplicate points, or use SMACOF, which allows them (nldr::Smacof, method smacof)");
         problem.weights(i, j) = i == j ? 0.0 : 1.0 / d;
         if (j > i) total += d;
       }

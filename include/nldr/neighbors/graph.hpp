@@ -35,6 +35,7 @@ struct SelectionReport {
   offset_t candidate_edges = 0;    ///< directed candidate edges examined
   offset_t pruned_edges = 0;       ///< candidates the selector's rule removed
   offset_t reconnected_edges = 0;  ///< pruned edges re-added to reconnect components
+  offset_t joined_edges = 0;       ///< edges join_components added between components (join_components.hpp)
   index_t fallback_points = 0;     ///< points that needed the min_neighbors fallback
   /// Approximate selectors (ApproximateKNearest): the fraction of the exact k nearest neighbors
   /// the candidate lists hold, estimated on a sample of points; empty for exact selectors.

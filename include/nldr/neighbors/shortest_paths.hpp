@@ -5,6 +5,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -122,7 +123,10 @@ class DijkstraWorkspace {
 /// parallel; the result does not depend on the thread count.
 /// Cost: O(|sources| E log N) time, |sources| N sizeof(S) bytes, checked before allocation
 /// against `memory_limit` bytes (0: the memory available now).
-/// \throws nldr::invalid_argument ("sources": index out of range), nldr::memory_limit_exceeded.
+/// `progress` (optional, core/progress.hpp) hears the fraction of sources done after each block of
+/// about 1% of them, from the calling thread.
+/// \throws nldr::invalid_argument ("sources": index out of range), nldr::memory_limit_exceeded,
+/// nldr::cancelled when `progress` returns false.
 ///
 /// \code
 /// auto graph = nldr::KNearest{12}(X).symmetrized();
@@ -131,7 +135,7 @@ class DijkstraWorkspace {
 /// \endcode
 template <Real S = double, Real T>
 Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t> sources,
-                         std::uint64_t memory_limit = 0) {
+                         std::uint64_t memory_limit = 0, const ProgressCallback& progress = {}) {
   const index_t n = graph.size();
   for (std::size_t r = 0; r < sources.size(); ++r)
     if (sources[r] < 0 || sources[r] >= n)
@@ -143,22 +147,29 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
                "use fewer sources (e.g. landmarks) or float storage", memory_limit);
   Matrix<S> result(rows, n);
   std::vector<detail::DijkstraWorkspace> workspaces(std::size_t(std::max(1, max_threads())));
-  parallel_for(
-      0, rows,
-      [&](std::int64_t r) {
-        workspaces[std::size_t(thread_index())].run(graph, sources[r],
-                                                    std::span<S>(result.row(r).data(), std::size_t(n)));
-      },
-      4);
+  // Without a callback one parallel loop; with one, blocks of ~1% of the sources between reports
+  // (each block still in parallel, so the callback costs one barrier per block).
+  const std::int64_t block = progress ? std::max<std::int64_t>(64, rows / 100) : std::max<std::int64_t>(rows, 1);
+  for (std::int64_t begin = 0; begin < rows; begin += block) {
+    parallel_for(
+        begin, std::min(rows, begin + block),
+        [&](std::int64_t r) {
+          workspaces[std::size_t(thread_index())].run(graph, sources[r],
+                                                      std::span<S>(result.row(r).data(), std::size_t(n)));
+        },
+        4);
+    report_progress(progress, double(std::min(rows, begin + block)) / double(rows), "shortest paths");
+  }
   return result;
 }
 
 /// All-pairs shortest-path distances (N x N, row i from point i); see shortest_paths().
 template <Real S = double, Real T>
-Matrix<S> all_pairs_shortest_paths(const NeighborGraph<T>& graph, std::uint64_t memory_limit = 0) {
+Matrix<S> all_pairs_shortest_paths(const NeighborGraph<T>& graph, std::uint64_t memory_limit = 0,
+                                   const ProgressCallback& progress = {}) {
   std::vector<index_t> sources(std::size_t(graph.size()));
   std::iota(sources.begin(), sources.end(), index_t{0});
-  return shortest_paths<S>(graph, std::span<const index_t>(sources), memory_limit);
+  return shortest_paths<S>(graph, std::span<const index_t>(sources), memory_limit, progress);
 }
 
 }  // namespace nldr

@@ -7,6 +7,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/precomputed.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/embed/isomap.hpp>
@@ -46,6 +47,9 @@ struct FitInput {
   const Matrix<T>* distances = nullptr;
   /// The graph's distances are to be used as given (a user's graph file) rather than recomputed.
   bool graph_lengths_given = false;
+  /// Optional progress and cancel hook (core/progress.hpp), passed to the methods that report
+  /// progress (isomap: its shortest paths and eigensolve); the others ignore it.
+  const ProgressCallback* progress = nullptr;
 };
 
 /// One registered method.
@@ -322,7 +326,8 @@ const std::vector<EmbedderInfo>& embedder_table() {
                                              .edge_lengths = edge_lengths(a, in.graph_lengths_given),
                                              .negative_eigenvalues = a.index("negative_eigenvalues"),
                                              .seed = std::uint64_t(a.integer("seed")),
-                                             .eigen = top_eigen(a)}}
+                                             .eigen = top_eigen(a),
+                                             .progress = in.progress ? *in.progress : ProgressCallback{}}}
                                   .fit(*in.points, *in.graph);
                             }),
       embedder<LandmarkIsomapModel>(

@@ -15,8 +15,9 @@ void require_connected(const NeighborGraph<T>& graph, const std::string& method)
   const Components components = connected_components(graph);
   if (!components.connected())
     throw disconnected_graph(method + ": the neighbor graph has " + describe_components(components) +
-                             "; increase k (or the radius), use a selector that keeps the graph connected, "
-                             "or embed each component separately");
+                             "; increase k (or the radius), join the components by their shortest edges with "
+                             "nldr::join_components (neighbors/join_components.hpp), or embed each component "
+                             "separately");
 }
 
 }  // namespace nldr::detail
