@@ -22,7 +22,7 @@ fi
 
 # OpenMP off: one thread per fuzzer keeps the runs reproducible and the rate per core honest.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNLDR_BUILD_FUZZERS=ON -DNLDR_BUILD_TESTS=OFF \
-  -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
+  -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_BUILD_PYTHON=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
 cmake --build build-fuzz --parallel "${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 
 artifacts=$PWD/build-fuzz/artifacts
