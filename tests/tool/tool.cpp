@@ -402,16 +402,17 @@ TEST_CASE("plot flags that do not apply are errors naming what to add", "[tool][
 
 TEST_CASE("embed joins a disconnected graph by default, says so, and -k from the advice connects it", "[tool]") {
   Scratch s;
-  // Two 5 x 6 grids 3 apart: k = 4 keeps them apart, and the advice's k connects them.
+  // Two 5 x 6 grids of spacing 0.5 whose facing columns are 2 apart (x = 2 and x = 4): a point's 4th
+  // neighbor is at most 1 away, so k = 4 keeps them apart, and the advice's k connects them.
   std::ofstream two(s / "g.csv");
-  for (int i = 0; i < 60; ++i) two << (i < 30 ? 0 : 3) + (i % 30) / 6 * 0.5 << ',' << (i % 6) * 0.5 << '\n';
+  for (int i = 0; i < 60; ++i) two << (i < 30 ? 0 : 4) + (i % 30) / 6 * 0.5 << ',' << (i % 6) * 0.5 << '\n';
   two.close();
   const std::string in = " --in " + s / "g.csv" + " --out " + s / "y.csv";
   const auto joined = nldr_run(s, "embed" + in + " --method isomap --k 4 --json");
   REQUIRE(joined.exit_code == 0);
   REQUIRE_THAT(joined.err, ContainsSubstring("2 connected components (sizes 30, 30): joined them by 1 shortest"));
   REQUIRE_THAT(joined.out, ContainsSubstring("\"joined_components\": 2"));
-  REQUIRE_THAT(joined.out, ContainsSubstring("\"longest_joining_edge\": 1"));  // (2, y) -- (3, y)
+  REQUIRE_THAT(joined.out, ContainsSubstring("\"longest_joining_edge\": 2"));  // (2, y) -- (4, y)
   REQUIRE(read(s / "y.csv").rows() == 60);
   REQUIRE(nldr_run(s, "embed" + in + " --method isomap --k 4 --quiet").err.empty());
 
