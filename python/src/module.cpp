@@ -68,7 +68,8 @@ py::handle new_exception(py::module_& m, const char* name, PyObject* base, const
   return type;
 }
 
-/// Ctrl-C during a call is seen when the call returns (the library has no cancel hook yet).
+/// Ctrl-C during a call is seen at the library's next progress report (interruptible below) or,
+/// for a computation that reports none, when the call returns.
 void raise_pending_signals() {
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
@@ -249,7 +250,18 @@ Model fit_typed(const nldr::EmbedderInfo& method, const py::object& X, const py:
     input.graph = &neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
     input.graph_lengths_given = lengths_given;
   }
-  return Model(without_gil(threads, [&] { return method.fit<T>(input, values); }));
+  // Methods that report progress (Isomap's shortest paths so far) stop at the next report after a
+  // Ctrl-C: the callback takes the GIL to ask Python for pending signals and cancels the fit.
+  const nldr::ProgressCallback interruptible = [](double) {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() == 0;
+  };
+  input.progress = &interruptible;
+  try {
+    return Model(without_gil(threads, [&] { return method.fit<T>(input, values); }));
+  } catch (const nldr::cancelled&) {
+    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
+  }
 }
 
 Model fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,

@@ -265,8 +265,8 @@ def test_the_gil_is_released_during_a_fit():
 
 
 def test_keyboard_interrupt_during_a_fit_is_raised():
-    # SIGINT arrives in the middle of a fit; nldr's methods take no cancel callback, so the fit runs
-    # to its end and KeyboardInterrupt is raised as it returns (docs/python.md, "Ctrl-C").
+    # SIGINT arrives in the middle of a fit: Isomap stops at its next progress report, a method
+    # without reports when it returns; either way KeyboardInterrupt is raised (docs/python.md, "Ctrl-C").
     import os
     import subprocess
     import sys
