@@ -4,9 +4,11 @@ Each data set is written as pandas' default `df.to_csv(path)` does (a header and
 the first column), so the tool's reading of pandas files is part of the test. Each cell either
 embeds (trustworthiness at k = 10 by `nldr evaluate`, and the wall time) or gives a one-line error;
 every error must name a flag of the tool, and the script tries that flag and reports whether the
-run then works. Prints a Markdown table (docs/tool.md, "What users try first").
+run then works. Prints a Markdown table (docs/tool.md, "What users try first"), then classical MDS
+at every d = 1..10 on every data set (each must embed; the negative-eigenvalue diagnostic's status).
 
     /usr/bin/python3 benchmarks/sklearn_datasets.py build/examples/nldr [--datasets iris,wine] [--methods isomap]
+        [--mds-dims 10]
 """
 
 import argparse
@@ -67,18 +69,33 @@ def describe_success(report, seconds, trust):
     return text
 
 
+def mds_dims(tool, name, shape, data, out, dims):
+    """A table row: does classical MDS embed at d = 1..dims, the diagnostic's statuses, the slowest run."""
+    failed, statuses, slowest = [], set(), 0.0
+    for d in range(1, dims + 1):
+        report, seconds, error, _ = embed(tool, data, out, ["-m", "mds", "-d", str(d)])
+        slowest = max(slowest, seconds)
+        if error is not None:
+            failed.append(f"d = {d}: {error}")
+            continue
+        statuses.add(str(report.get("results", {}).get("negative_status", "?")))
+    embeds = f"{dims - len(failed)} of {dims}" + (f"; FAILS {'; '.join(failed)}" if failed else "")
+    return f"| {name} ({shape[0]} x {shape[1]}) | {embeds} | {', '.join(sorted(statuses))} | {slowest:.1f} s |"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tool_dir", help="directory of the nldr executable (or its path)")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--methods", default="")
+    parser.add_argument("--mds-dims", type=int, default=10, help="classical MDS at d = 1..this (0: skip)")
     options = parser.parse_args()
     tool = options.tool_dir
     if os.path.isdir(tool):
         tool = os.path.join(tool, "nldr")
     methods = options.methods.split(",") if options.methods else methods_of(tool)
 
-    rows = []
+    rows, mds_rows = [], []
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
         for name in options.datasets.split(","):
@@ -109,12 +126,23 @@ def main():
                         failures += 1
                 rows.append((f"{name} ({X.shape[0]} x {X.shape[1]})", method, cell))
                 print(f"{rows[-1][0]:<24} {method:<20} {cell}", file=sys.stderr, flush=True)
+            if options.mds_dims > 0:
+                mds_rows.append(mds_dims(tool, name, X.shape, data, os.path.join(scratch, name + "_mds.csv"),
+                                         options.mds_dims))
+                print(mds_rows[-1], file=sys.stderr, flush=True)
 
     print("| data set (N x D) | method | result with default flags (T = trustworthiness at k = 10) |")
     print("|---|---|---|")
     for dataset, method, cell in rows:
         print(f"| {dataset} | {method} | {cell.replace('|', '/')} |")
     print(f"\n{len(rows)} runs, {failures} without a working suggested flag")
+    if mds_rows:
+        print(f"\nClassical MDS (`-m mds -d d`), d = 1..{options.mds_dims}:\n")
+        print("| data set (N x D) | embeds | negative-eigenvalue diagnostic | slowest run |")
+        print("|---|---|---|---|")
+        for row in mds_rows:
+            print(row)
+        failures += sum("FAILS" in row for row in mds_rows)
     return 1 if failures else 0
 
 

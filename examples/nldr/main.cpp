@@ -202,6 +202,12 @@ PlotColors read_color_file(const std::string& path, nldr::index_t n) {
   options.columns.clear();
   options.index_col = nldr::io::IndexColumn::none();
   PlotColors colors{nldr::io::read_column(path, nldr::io::ColumnRef(std::size_t(0)), options), "--color " + path};
+  // A headerless column of class names ("setosa" on every line of the first class) looks like a header
+  // to the automatic rule; one row short of one per point means the first line was a label after all.
+  if (options.header == nldr::io::CsvHeader::automatic && colors.column.values.size() + 1 == n) {
+    options.header = nldr::io::CsvHeader::absent;
+    colors.column = nldr::io::read_column(path, nldr::io::ColumnRef(std::size_t(0)), options);
+  }
   if (colors.column.input_columns != 1 || colors.column.values.size() != n)
     nldr::throw_invalid("color", path, " is ", colors.column.values.size(), " x ", colors.column.input_columns,
                         " but must hold one value per point: ", n, " rows, 1 column (to color by a column of the "

@@ -7,7 +7,9 @@ scikit-learn's ``get_params`` (which reads the signature) works. Parameter mappi
 
 * the registry's ``dim`` is ``n_components``, ``seed`` is ``random_state``;
 * graph methods add ``n_neighbors`` (the selector's ``k``), ``neighbors`` (a selector name from
-  ``nldr.neighbors.selectors()``) and ``neighbors_params`` (the selector's other options as a dict);
+  ``nldr.neighbors.selectors()``), ``neighbors_params`` (the selector's other options as a dict) and
+  ``disconnected`` ('join': a graph of several components is joined by its shortest connecting
+  edges, with a warning, as scikit-learn's Isomap does; 'error': DisconnectedGraphError);
 * every class adds ``n_jobs`` (threads; None keeps nldr's current setting);
 * every other registry parameter keeps its registry name (``reg``, ``heat_t``, ``landmarks``, ...).
 
@@ -17,6 +19,7 @@ mode="distance")``); its lengths are used as given.
 """
 import keyword
 import re
+import warnings
 
 import numpy as np
 
@@ -98,7 +101,23 @@ class _NldrEstimator(_Base, _Mixin):
         return X
 
     def _neighbor_graph(self, X, entry, graph):
-        """The CSR tuple the fit uses: the user's graph (lengths as given), or the selector's."""
+        """The CSR tuple the fit uses (the user's graph, lengths as given, or the selector's) with its
+        components joined or refused as ``disconnected`` says; and whether its lengths were given."""
+        if self.disconnected not in ("join", "error"):
+            raise ValueError(f"disconnected = {self.disconnected!r} must be 'join' or 'error'")
+        arrays, given = self._selected_graph(X, entry, graph)
+        self.n_graph_components_ = 1
+        if self.disconnected == "join":
+            joined, components, added, longest = _nldr.join_components(X, arrays, self._threads())
+            if components > 1:
+                arrays = joined[:4]
+                self.n_graph_components_ = components
+                warnings.warn(f"the neighbor graph has {components} connected components: joined them by {added} "
+                              f"shortest connecting edge{'' if added == 1 else 's'} (longest {longest:.4g}); raise n_neighbors to connect "
+                              "it, or disconnected='error' to refuse", UserWarning, stacklevel=3)
+        return arrays, given
+
+    def _selected_graph(self, X, entry, graph):
         if graph is not None:
             return _graph_arrays(graph, X.shape[0], X.dtype), True
         selector = _nldr_selectors().get(self.neighbors)
@@ -216,7 +235,9 @@ def _make_estimator(class_name, methods, doc, extra=()):
     if graph:
         common = [("n_neighbors", _NEIGHBOR_DEFAULT, "neighbors per point (the selector's k)"),
                   ("neighbors", "knn", "neighbor selector: " + ", ".join(_nldr_selectors())),
-                  ("neighbors_params", None, "the selector's other options, e.g. {'ratio': 0.4}")] + common
+                  ("neighbors_params", None, "the selector's other options, e.g. {'ratio': 0.4}"),
+                  ("disconnected", "join", "a disconnected neighbor graph: 'join' its components by their "
+                   "shortest connecting edges (with a warning, as scikit-learn's Isomap), or 'error'")] + common
     everything = list(extra) + parameters + common
     # n_components first, as in scikit-learn.
     everything.sort(key=lambda item: item[0] != "n_components")

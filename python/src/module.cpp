@@ -7,6 +7,7 @@
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/metrics/metrics.hpp>
+#include <nldr/neighbors/join_components.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_file.hpp>
 #include <nldr/registry/selectors.hpp>
@@ -293,6 +294,20 @@ py::tuple select_graph(const std::string& selector_name, const py::object& X, co
   return wants_float(X) ? run(float{}) : run(double{});
 }
 
+/// The graph with its components joined by their shortest connecting edges (nldr::join_components), the
+/// component count before, and the longest added edge: (csr tuple, components, edge count, longest).
+py::tuple join_graph(const py::object& X, const py::tuple& graph, int threads) {
+  auto run = [&]<nldr::Real T>(T) {
+    const nldr::Matrix<T> points = to_matrix<T>(X, "X");
+    const auto input = graph_from_csr<T>(graph[0].cast<nldr::index_t>(), graph[1], graph[2], graph[3]);
+    auto joined = without_gil(threads, [&] { return nldr::join_components(points, input); });
+    const double longest = joined.edges.empty() ? 0.0 : double(joined.edges.back().distance);
+    const auto added = joined.edges.size();
+    return py::make_tuple(csr_tuple(std::move(joined.graph)), joined.components, added, longest);
+  };
+  return wants_float(X) ? run(float{}) : run(double{});
+}
+
 // ----- metadata -----------------------------------------------------------------------------------
 
 const char* kind_name(nldr::ParameterKind kind) {
@@ -453,6 +468,9 @@ PYBIND11_MODULE(_nldr, m) {
         "distances used as given when graph_lengths_given); distances: N x N. float32 data fits in float, anything else in double.");
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0, "A neighbor graph as (n, indptr, indices, distances, symmetric).");
+  m.def("join_components", &join_graph, py::arg("X"), py::arg("graph"), py::arg("threads") = 0,
+        "The graph (n, indptr, indices, distances) of X with its components joined by their shortest "
+        "connecting edges: (graph, components before, edges added, longest added edge).");
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
   m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {

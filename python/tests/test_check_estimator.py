@@ -6,7 +6,8 @@ Every estimator runs the checks twice:
   two blobs of 15 points 1.7 apart): a neighbor graph joining every pair of points (an epsilon graph
   whose radius exceeds the data's diameter) and, for LandmarkIsomap, fewer landmarks than points.
   scikit-learn adjusts its own estimators for these checks in the same way. Every check must pass.
-* with the default parameters, where the graph methods cannot fit some of those data sets. Each such
+* with the default parameters, where the graph methods cannot fit the 10-point data sets (their two-blob
+  data sets they fit by joining the blobs' graph components, with a warning). Each such
   check is listed in EXPECTED_FAILURES with the reason; the set of failures must be exactly that.
 """
 import pytest
@@ -19,20 +20,12 @@ from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 # The default k = 10 nearest neighbors on the checks' data.
 _TEN_POINTS = ("fits 10 points; k = 10 neighbors needs N >= 11, and nldr refuses k >= N (with a message "
                "naming k and N) rather than lowering k silently")
-_TWO_BLOBS = ("two blobs of 15 points: the 10-nearest-neighbor graph has two components, and nldr raises "
-              "DisconnectedGraphError rather than adding edges between them (scikit-learn's Isomap does, "
-              "with a warning)")
 _FEW_POINTS_FOR_LANDMARKS = ("fits fewer than the default 100 landmarks; nldr refuses landmarks > N rather "
                              "than lowering it")
 
 _GRAPH_METHOD_FAILURES = {
     "check_estimators_nan_inf": _TEN_POINTS,
     "check_fit2d_1feature": _TEN_POINTS + " (the check wants a message naming the single feature)",
-    "check_pipeline_consistency": _TWO_BLOBS,
-    "check_estimators_pickle": _TWO_BLOBS,
-    "check_transformer_data_not_an_array": _TWO_BLOBS,
-    "check_transformer_general": _TWO_BLOBS,
-    "check_transformer_preserve_dtypes": _TWO_BLOBS,
 }
 _LANDMARK_FAILURES = {name: _FEW_POINTS_FOR_LANDMARKS for name in (
     "check_estimators_dtypes", "check_fit_score_takes_y", "check_estimators_fit_returns_self",

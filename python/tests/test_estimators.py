@@ -122,10 +122,27 @@ def test_errors_are_python_exceptions(swiss_roll):
     assert issubclass(nldr.DisconnectedGraphError, RuntimeError)
 
 
-def test_disconnected_graph_raises(swiss_roll):
+def test_disconnected_graph_raises_when_asked(swiss_roll):
     X = np.vstack([swiss_roll[:100], swiss_roll[:100] + 1000.0])
     with pytest.raises(nldr.DisconnectedGraphError):
-        nldr.Isomap(n_neighbors=5).fit(X)
+        nldr.Isomap(n_neighbors=5, disconnected="error").fit(X)
+    with pytest.raises(ValueError, match="disconnected"):
+        nldr.Isomap(disconnected="maybe").fit(X)
+
+
+def test_disconnected_graph_is_joined_as_sklearn_joins_it(swiss_roll):
+    # Two copies of a roll, 30 apart: scikit-learn's Isomap joins the two components by their closest
+    # pair (with a warning), which is the one edge nldr's spanning tree adds, so the geodesics and the
+    # embeddings agree. N = 200: both sides use a dense eigensolver, hence the tight tolerance.
+    sklearn_manifold = pytest.importorskip("sklearn.manifold")
+    X = np.vstack([swiss_roll[:100], swiss_roll[:100] + 30.0])
+    with pytest.warns(UserWarning, match="2 connected components"):
+        ours = nldr.Isomap(n_neighbors=6, n_components=2).fit(X)
+    assert ours.n_graph_components_ == 2
+    with pytest.warns(UserWarning):
+        theirs = sklearn_manifold.Isomap(n_neighbors=6, n_components=2).fit_transform(X)
+    signs = np.sign(np.sum(ours.embedding_ * theirs, axis=0))
+    np.testing.assert_allclose(ours.embedding_ * signs, theirs, atol=1e-8 * np.abs(theirs).max())
 
 
 def test_results_become_fitted_attributes(swiss_roll):

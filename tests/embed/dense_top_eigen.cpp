@@ -74,3 +74,31 @@ TEST_CASE("dense_top_eigenpairs reports non-convergence with the solver settings
                                                        "test"),
                     nldr::invalid_argument);
 }
+
+TEMPLATE_TEST_CASE("dense_top_eigenpairs finds the smallest eigenvalues next to a large cluster of zeros", "[dense_eigen]",
+                   float, double) {
+  // A low-rank Gram-like matrix (the digits' B has ~1700 zero eigenvalues): lambda = 100, 80, 60, -5 and
+  // n - 4 exact zeros. Lanczos aimed at the smallest eigenvalues with a tolerance relative to each one
+  // used to run to its iteration limit here; the diagnostic must converge, find -5, and see the zeros
+  // as zeros at the scale of the matrix.
+  const int n = 800;
+  nldr::Random random(7);
+  Eigen::MatrixXd g(n, 4);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 4; ++j) g(i, j) = random.normal();
+  const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(g).householderQ() * Eigen::MatrixXd::Identity(n, 4);
+  const Eigen::Vector4d lambda(100, 80, 60, -5);
+  const Eigen::MatrixXd a = q * lambda.asDiagonal() * q.transpose();
+  const nldr::Matrix<TestType> stored = (0.5 * (a + a.transpose())).cast<TestType>();
+  // The smallest values are solved to smallest_tolerance (1e-6) of |lambda_1| = 100; float storage
+  // perturbs every eigenvalue by up to ~eps_float |A| ~ 1e-5 (Weyl).
+  const double tolerance = 100 * (std::is_same_v<TestType, float> ? 1e-5 : nldr::detail::smallest_tolerance);
+  const auto pairs = nldr::detail::dense_top_eigenpairs(stored, 2, 3, nldr::TopEigenOptions{.dense_below = 0}, "test");
+  REQUIRE(pairs.smallest_status == nldr::SolverStatus::success);
+  REQUIRE(pairs.smallest.size() == 3);
+  CHECK_THAT(pairs.smallest[0], WithinAbs(-5.0, tolerance));
+  CHECK_THAT(pairs.smallest[1], WithinAbs(0.0, tolerance));
+  CHECK_THAT(pairs.smallest[2], WithinAbs(0.0, tolerance));
+  // Far from the 1000 restarts of a solve that does not converge.
+  CHECK(pairs.diagnostics.iterations < 100);
+}

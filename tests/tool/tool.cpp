@@ -355,6 +355,22 @@ TEST_CASE("embed --color-column: a label column of the input colors the plot and
   CHECK(svg.find("linearGradient") == std::string::npos);  // a legend, no color bar
   CHECK(read(s / "y.csv").rows() == 150);
 
+  // The species alone in a headerless file (as `cut` writes it): its first line "setosa" is a label, not
+  // a header, so all 150 rows color the plot and setosa keeps its legend entry.
+  {
+    std::ifstream in(iris);
+    std::ofstream species(s / "species.txt");
+    std::string line;
+    std::getline(in, line);  // pandas' header
+    while (std::getline(in, line)) species << line.substr(line.rfind(',') + 1) << '\n';
+  }
+  const auto colored = nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
+                                       s / "species.txt" + " --plot " + s / "species.svg");
+  INFO(colored.err);
+  REQUIRE(colored.exit_code == 0);
+  for (const char* text : {">setosa</text>", ">versicolor</text>", ">virginica</text>"})
+    CHECK_THAT(slurp(s / "species.svg"), ContainsSubstring(text));
+
   // A numeric label column by position: integer classes are categorical too.
   std::ofstream(s / "labeled.csv") << "x,y,z,class\n";
   {

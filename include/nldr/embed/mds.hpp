@@ -46,11 +46,12 @@ struct MdsOptions {
 /// is identically 0), and what transform needs.
 template <Real T>
 struct MdsModel : Embedding<T> {
-  /// Most negative eigenvalues of B found (ascending, only values < 0; empty for Euclidean input
-  /// up to rounding). Their size relative to `eigenvalues` measures how non-Euclidean the input is.
+  /// Most negative eigenvalues of B found (ascending, only values below -1e-6 eigenvalues[0], the
+  /// diagnostic's accuracy; always empty for points, whose B is a Gram matrix). Their size relative
+  /// to `eigenvalues` measures how non-Euclidean the input is.
   Eigen::VectorXd negative_eigenvalues;
   /// Whether they were computed: success, not_computed (negative_eigenvalues = 0) or not_converging
-  /// (Lanczos on the cluster of zero eigenvalues of a low-rank B; the embedding is unaffected).
+  /// (Lanczos did not converge within the eigensolver's max_iterations; the embedding is unaffected).
   SolverStatus negative_status = SolverStatus::not_computed;
   /// trace(B) = sum of all N eigenvalues: the total (signed) variance of the configuration.
   double trace = 0;
@@ -149,10 +150,11 @@ struct ClassicalMds {
     Matrix<T> gram(n, n);
     parallel_for(0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); });
     model.times.add("gram", watch.seconds());
-    const routines::Scaling scaling =
-        routines::scale_centered(gram, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
-                                 model.times);
+    // B = X_c X_c^T is positive semidefinite: it has no negative eigenvalue to look for.
+    const routines::Scaling scaling = routines::scale_centered(gram, options.dim, 0, options.eigen, "ClassicalMds",
+                                                               model.times);
     fill(model, scaling);
+    if (options.negative_eigenvalues > 0) model.negative_status = SolverStatus::success;
     model.mean = X.colwise().mean().transpose();
     const Eigen::VectorXd inverse_root =
         scaling.values.unaryExpr([](double l) { return l > 0 ? 1.0 / std::sqrt(l) : 0.0; });

@@ -52,7 +52,7 @@ struct Scaling {
   Eigen::MatrixXd coordinates;  ///< n x d
   Eigen::VectorXd values;       ///< top d eigenvalues of B, descending
   Eigen::MatrixXd vectors;      ///< n x d unit eigenvectors (deterministic signs)
-  /// Most negative eigenvalues found (ascending, only values < 0) and how they were found.
+  /// Most negative eigenvalues found (ascending, only values below -1e-6 lambda_1) and how they were found.
   Eigen::VectorXd negative_eigenvalues;
   SolverStatus negative_status = SolverStatus::not_computed;
   double trace = 0;  ///< trace(B): the total (signed) variance
@@ -70,8 +70,11 @@ Scaling scale_centered(const Matrix<S>& centered, index_t dim, index_t negative,
   scaling.coordinates = pairs.vectors * pairs.values.cwiseMax(0.0).cwiseSqrt().asDiagonal();
   scaling.values = pairs.values;
   scaling.vectors = std::move(pairs.vectors);
+  // Eigenvalues within the diagnostic's accuracy of zero (1e-6 |lambda_1|) are no sign of
+  // non-Euclidean dissimilarities.
+  const double rounding = detail::smallest_tolerance * std::abs(pairs.values[0]);
   Eigen::Index count = 0;
-  while (count < pairs.smallest.size() && pairs.smallest[count] < 0) ++count;
+  while (count < pairs.smallest.size() && pairs.smallest[count] < -rounding) ++count;
   scaling.negative_eigenvalues = pairs.smallest.head(count);
   scaling.negative_status = pairs.smallest_status;
   for (Eigen::Index i = 0; i < centered.rows(); ++i) scaling.trace += double(centered(i, i));
