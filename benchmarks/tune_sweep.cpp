@@ -162,23 +162,27 @@ int main(int argc, char** argv) {
   const int count = s.k_max - s.k_min + 1;
   std::printf("%s, Swiss roll N = %d, k = %d..%d (%d values), %d thread(s), criteria rank_k_max = %d\n",
               s.method.c_str(), s.n, s.k_min, s.k_max, count, nldr::max_threads(), s.rank_k_max);
-  const auto before = child(argv[0], "independent", args);
-  const auto sweep = child(argv[0], "sweep", args);
-  const auto criteria = child(argv[0], "criteria", args);
-  const auto after = child(argv[0], "independent", args);
-
   const auto total = [&](const auto& v) { return number(v, "knn") + number(v, "prefix") + number(v, "embed"); };
-  for (const auto& [name, v] : {std::pair{"independent (1st)", &before}, {"sweep", &sweep}, {"independent (2nd)", &after}}) {
+  // Each side is printed as soon as it ends (a long run stopped early keeps what it measured).
+  const auto side = [&](const char* name, const char* which) {
+    auto v = child(argv[0], which, args);
     std::printf("%-18s knn %8.2f s  prefix %6.2f s  embed %8.2f s  total %8.2f s   load %s -> %s\n", name,
-                number(*v, "knn"), number(*v, "prefix"), number(*v, "embed"), total(*v), text(*v, "load_before").c_str(),
-                text(*v, "load_after").c_str());
-    print_stages(name, *v);
-  }
+                number(v, "knn"), number(v, "prefix"), number(v, "embed"), total(v), text(v, "load_before").c_str(),
+                text(v, "load_after").c_str());
+    print_stages(name, v);
+    std::fflush(stdout);
+    return v;
+  };
+  const auto before = side("independent (1st)", "independent");
+  const auto sweep = side("sweep", "sweep");
+  const auto criteria = child(argv[0], "criteria", args);
   const double per_k = number(criteria, "criteria_per_k");
   std::printf("criteria (the sweep's extra work): %.2f s per k, %.2f s for %d values\n", per_k, per_k * count, count);
-  std::printf("sweep / independent, embedding work: %.2f (1st), %.2f (2nd); with the criteria: %.2f, %.2f  "
-              "(target <= 0.33)\n",
-              total(sweep) / total(before), total(sweep) / total(after), (total(sweep) + per_k * count) / total(before),
+  std::printf("sweep / independent (1st), embedding work: %.2f; with the criteria: %.2f  (target <= 0.33)\n",
+              total(sweep) / total(before), (total(sweep) + per_k * count) / total(before));
+  std::fflush(stdout);
+  const auto after = side("independent (2nd)", "independent");
+  std::printf("sweep / independent (2nd), embedding work: %.2f; with the criteria: %.2f\n", total(sweep) / total(after),
               (total(sweep) + per_k * count) / total(after));
   return 0;
 }
