@@ -118,7 +118,8 @@ namespace detail {
 inline void validate_sweep_values(const std::vector<double>& values, TuneParameter parameter) {
   const std::string name(parameter_name(parameter));
   if (values.empty())
-    throw_invalid("values", "the ", name, " sweep needs values: give the ", name, "s to try, in increasing order");
+    throw_invalid("values", "the ", name, " sweep needs values: give the values of ", name,
+                  " to try, in increasing order");
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     const bool admitted = parameter == TuneParameter::t ? (v > 0 && !std::isnan(v)) : (std::isfinite(v) && v > 0);
@@ -126,7 +127,7 @@ inline void validate_sweep_values(const std::vector<double>& values, TuneParamet
       throw_invalid("values", name, " = ", v, " must be ",
                     parameter == TuneParameter::t ? "> 0 (+infinity: 0/1 weights)" : "finite and > 0");
     if (i > 0 && !(v > values[i - 1]))
-      throw_invalid("values", "the ", name, "s must increase strictly: ", values[i - 1], " then ", v);
+      throw_invalid("values", "the values of ", name, " must increase strictly: ", values[i - 1], " then ", v);
   }
 }
 
