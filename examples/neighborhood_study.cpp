@@ -1,8 +1,9 @@
 // The neighborhood study (docs/neighborhood-study.md): what the seed documents' selectors are worth.
 // Every figure is measured against ground truth; selectors and methods are the tool's (same names).
 //
-// Usage: neighborhood_study <output-dir> [--digits digits.csv]
-// Writes <output-dir>/study.md (the tables) and <output-dir>/study-*.svg (the plots of part a).
+// Usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcd]
+// Writes <output-dir>/study.md (the tables) and <output-dir>/study-*.svg (the plots of part a); --parts runs
+// only the parts named (e.g. --parts bd: the tables with MRRE), all four by default.
 //   a. the experiment of Xia et al. 2008: residual variance against the true manifold distances, plain kNN vs
 //      short-circuit pruning, K = 6..40, LLE / Isomap / Laplacian Eigenmaps;
 //   b. Roy 2015's table: Spearman's rho, Konig's measure, MRRE for every selector x method x data set;
@@ -283,24 +284,37 @@ void part_c(std::ostream& md, const std::optional<std::string>& digits_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* usage = "usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcd]\n";
   if (argc < 2) {
-    std::cerr << "usage: neighborhood_study <output-dir> [--digits digits.csv]\n";
+    std::cerr << usage;
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   std::optional<std::string> digits;
-  if (argc >= 4 && std::string(argv[2]) == "--digits") digits = argv[3];
+  std::string parts = "abcd";
+  for (int i = 2; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc || (flag != "--digits" && flag != "--parts")) {
+      std::cerr << usage;
+      return 2;
+    }
+    if (flag == "--digits")
+      digits = argv[i + 1];
+    else
+      parts = argv[i + 1];
+  }
+  const auto runs = [&](char part) { return parts.find(part) != std::string::npos; };
   try {
     std::filesystem::create_directories(dir);
     std::ostringstream md;
     nldr::Stopwatch clock;
-    part_a(md, dir);
-    part_b(md);
-    part_c(md, digits);
-    part_d(md);
+    if (runs('a')) part_a(md, dir);
+    if (runs('b')) part_b(md);
+    if (runs('c')) part_c(md, digits);
+    if (runs('d')) part_d(md);
     md << "## Notes: why runs failed\n\n";
     for (std::size_t n = 0; n < failure_notes.size(); ++n) md << n + 1 << ". " << failure_notes[n] << "\n";
-    md << "\nProduced by `neighborhood_study` in " << fixed(clock.seconds(), 0) << " s.\n";
+    md << "\nProduced by `neighborhood_study` (parts " << parts << ") in " << fixed(clock.seconds(), 0) << " s.\n";
     nldr::io::write_file_atomically(dir / "study.md", md.str());
   } catch (const std::exception& e) {
     std::cerr << "neighborhood_study: " << e.what() << '\n';

@@ -14,8 +14,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <iostream>
+#include <map>
 #include <new>
 #include <optional>
 #include <regex>
@@ -566,9 +569,26 @@ int transform(const TransformArgs& a) {
 struct TuneArgs {
   std::string in, method, criterion = "auc-rnx";
   nldr::index_t k_min = 5, k_max = 30, k_step = 1;
+  double radius_min = 0, radius_max = 0;
+  int radius_steps = 10;
+  std::string t_values;
+  double t_min = 0, t_max = 0;
+  int t_steps = 9;
+  /// The knn selector's default k.
+  nldr::index_t graph_k = nldr::index_t(std::stoi(std::string(nldr::detail::k_parameter.default_value)));
+  /// The sweep flags by name, to tell which were given.
+  std::map<std::string, CLI::Option*, std::less<>> sweep_flags;
   nldr_tool::RegistryFlags flags;
   Output json;
   PlotFlags plot;
+
+  bool given(std::string_view flag) const { return sweep_flags.find(flag)->second->count() > 0; }
+  /// The first of `flags` that was given ("" if none).
+  std::string first_given(std::initializer_list<std::string_view> names) const {
+    for (std::string_view name : names)
+      if (given(name)) return std::string(name);
+    return "";
+  }
 };
 
 JsonValue dimension_json(const nldr::TuneResult& result) {
@@ -588,37 +608,159 @@ JsonValue dimension_json(const nldr::TuneResult& result) {
   return json;
 }
 
-/// Sweeps k for one method (docs/tuning.md): every criterion for every k, the best k by --criterion.
+/// `steps` values from `low` to `high`, evenly spaced on a linear or a log scale (steps >= 2, low < high).
+std::vector<double> spaced_values(double low, double high, int steps, bool log_scale) {
+  std::vector<double> values;
+  for (int i = 0; i < steps; ++i) {
+    const double f = double(i) / double(steps - 1);
+    values.push_back(log_scale ? low * std::pow(high / low, f) : low + (high - low) * f);
+  }
+  values.back() = high;  // exactly, whatever the rounding of the last step
+  return values;
+}
+
+/// A comma-separated list of numbers ("inf" allowed), as given to `flag`.
+std::vector<double> parse_number_list(const std::string& text, std::string_view flag) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    char* stop = nullptr;
+    const double v = std::strtod(item.c_str(), &stop);
+    if (item.empty() || *stop != '\0')
+      nldr::throw_invalid(std::string(flag), flag, " takes numbers separated by commas (e.g. 0.5,1,2,inf): \"",
+                          item, "\" is not one");
+    values.push_back(v);
+    start = end + 1;
+  }
+  return values;
+}
+
+/// A swept value for the JSON report: t may be +infinity (0/1 weights), which JSON numbers cannot hold.
+JsonValue swept_json(double value) { return std::isfinite(value) ? JsonValue(value) : JsonValue("inf"); }
+
+/// Which parameter the flags sweep, after refusing flags that belong to another sweep or a missing bound.
+nldr::TuneParameter sweep_parameter(const TuneArgs& a) {
+  const std::string k_flag = a.first_given({"--k-min", "--k-max", "--k-step"});
+  const std::string radius_flag = a.first_given({"--radius-min", "--radius-max", "--radius-steps"});
+  const std::string t_flag = a.first_given({"--t-values", "--t-min", "--t-max", "--t-steps"});
+  const auto refuse_pair = [](const std::string& one, const std::string& other) {
+    if (!one.empty() && !other.empty())
+      nldr::throw_invalid(one, one, " and ", other, " sweep different parameters: give the flags of one sweep "
+                          "(k: --k-min/--k-max/--k-step; radius: --radius-min/--radius-max/--radius-steps; "
+                          "t: --t-values or --t-min/--t-max/--t-steps)");
+  };
+  refuse_pair(k_flag, radius_flag);
+  refuse_pair(k_flag, t_flag);
+  refuse_pair(radius_flag, t_flag);
+  if (a.given("--k") && t_flag.empty())
+    nldr::throw_invalid("--k", "--k fixes the graph of a t sweep (--t-values or --t-min/--t-max); to sweep k give "
+                        "--k-min and --k-max");
+  if (!radius_flag.empty()) {
+    for (std::string_view bound : {"--radius-min", "--radius-max"})
+      if (!a.given(bound))
+        nldr::throw_invalid(std::string(bound), "the radius sweep needs --radius-min and --radius-max: give ", bound);
+    return nldr::TuneParameter::radius;
+  }
+  if (!t_flag.empty()) {
+    if (a.given("--t-values")) {
+      const std::string range_flag = a.first_given({"--t-min", "--t-max", "--t-steps"});
+      if (!range_flag.empty())
+        nldr::throw_invalid(range_flag, range_flag, " and --t-values both give the t values: give one of them");
+    } else {
+      for (std::string_view bound : {"--t-min", "--t-max"})
+        if (!a.given(bound))
+          nldr::throw_invalid(std::string(bound), "the t sweep needs --t-min and --t-max (or --t-values): give ", bound);
+    }
+    return nldr::TuneParameter::t;
+  }
+  return nldr::TuneParameter::k;
+}
+
+/// The radius or t values the flags give (parameter radius or t).
+std::vector<double> sweep_values(const TuneArgs& a, nldr::TuneParameter parameter) {
+  if (parameter == nldr::TuneParameter::t && a.given("--t-values")) return parse_number_list(a.t_values, "--t-values");
+  const bool radius = parameter == nldr::TuneParameter::radius;
+  const double low = radius ? a.radius_min : a.t_min, high = radius ? a.radius_max : a.t_max;
+  const std::string min_flag = radius ? "--radius-min" : "--t-min", max_flag = radius ? "--radius-max" : "--t-max";
+  if (!(std::isfinite(low) && low > 0))
+    nldr::throw_invalid(min_flag, min_flag, " = ", low, " must be finite and > 0");
+  if (!(std::isfinite(high) && high > low))
+    nldr::throw_invalid(max_flag, max_flag, " = ", high, " must be finite and > ", min_flag, " = ", low);
+  return spaced_values(low, high, radius ? a.radius_steps : a.t_steps, !radius);
+}
+
+/// Sweeps k, the epsilon-ball radius or Laplacian Eigenmaps' t for one method (docs/tuning.md): every
+/// criterion for every value, the best value by --criterion.
 int tune(const TuneArgs& a) {
   const nldr::EmbedderInfo& method = nldr::find_embedder(a.method);
   if (!method.accepts(nldr::needs_graph))
-    nldr::throw_invalid("method", method.name, " uses no neighbor graph, so it has no k to tune: choose a graph method");
+    nldr::throw_invalid("method", method.name, " uses no neighbor graph, so it has nothing to tune: choose a graph method");
   a.flags.require_applicable({{std::string(method.name), method.parameters}}, std::string(method.name));
+  const nldr::TuneParameter parameter = sweep_parameter(a);
+  if (parameter == nldr::TuneParameter::t) {
+    const std::string t_flag = a.given("--t-values") ? "--t-values" : "--t-min";
+    if (!nldr_tool::takes(method.parameters, "heat_t")) {
+      std::string takers;
+      for (const auto& entry : nldr::embedders())
+        if (nldr_tool::takes(entry.parameters, "heat_t")) takers += (takers.empty() ? "" : ", ") + std::string(entry.name);
+      nldr::throw_invalid(t_flag, t_flag, " sweeps the heat-kernel width heat_t, which ", method.name,
+                          " does not take: use it with ", takers);
+    }
+    if (a.flags.given("heat_t"))
+      nldr::throw_invalid("heat_t", "--heat-t is what ", t_flag, " sweeps: drop --heat-t");
+  }
   const nldr::TuneCriterion criterion = nldr::parse_criterion(a.criterion);
   a.plot.check();
   check_distinct({{"--json", a.json.path}, {"--plot", a.plot.plot.path}}, {a.in});
   for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
   const nldr::Matrix<double> X = read_points(a.in);
   const nldr::ParameterValues values = a.flags.given(method.parameters);
-  const auto result = nldr::tune(X, {.k_min = a.k_min, .k_max = a.k_max, .k_step = a.k_step, .criterion = criterion},
-                                 [&](const nldr::NeighborGraph<double>& graph) {
-                                   return nldr::Matrix<double>(
-                                       method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values)
-                                           .coordinates());
-                                 });
+  const auto fit = [&](const nldr::NeighborGraph<double>& graph, const nldr::ParameterValues& given) {
+    return nldr::Matrix<double>(
+        method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, given).coordinates());
+  };
+  nldr::TuneOptions options{.parameter = parameter, .criterion = criterion};
   JsonValue report;
+  std::optional<nldr::TuneResult> result;
+  if (parameter == nldr::TuneParameter::k) {
+    options.k_min = a.k_min, options.k_max = a.k_max, options.k_step = a.k_step;
+    result = nldr::tune(X, options, [&](const nldr::NeighborGraph<double>& graph) { return fit(graph, values); });
+  } else if (parameter == nldr::TuneParameter::radius) {
+    options.values = sweep_values(a, parameter);
+    result = nldr::tune(X, options, [&](const nldr::NeighborGraph<double>& graph) { return fit(graph, values); });
+  } else {
+    options.values = sweep_values(a, parameter);
+    const auto graph = nldr::KNearest{a.graph_k}(X);
+    result = nldr::tune(X, graph, options, [&](const nldr::NeighborGraph<double>& g, double t) {
+      nldr::ParameterValues with_t = values;
+      with_t["heat_t"] = nldr::detail::concat(t);
+      return fit(g, with_t);
+    });
+  }
+  const std::string name(nldr::parameter_name(parameter));
   report["command"] = "tune";
   report["version"] = nldr::version;
   report["input"] = a.in;
   report["method"] = std::string(method.name);
-  report["parameters"] = nldr_tool::parameters_json(nldr::Arguments(method.parameters, values, method.name).values());
-  report["criterion"] = std::string(nldr::criterion_name(result.criterion));
-  report["best_k"] = result.best_k;
+  auto fixed = nldr::Arguments(method.parameters, values, method.name).values();
+  if (parameter == nldr::TuneParameter::t) fixed.erase("heat_t");  // swept, not fixed
+  report["parameters"] = nldr_tool::parameters_json(fixed);
+  report["criterion"] = std::string(nldr::criterion_name(result->criterion));
+  report["parameter"] = name;
+  if (parameter == nldr::TuneParameter::t) report["graph_k"] = a.graph_k;
+  report["best_value"] = swept_json(result->best_value);
+  if (parameter == nldr::TuneParameter::k) report["best_k"] = result->best_k;
   JsonValue scores = JsonValue::array();
   nldr::io::LineSeries curve{.name = std::string(nldr::criterion_name(criterion))};
-  for (const auto& score : result.scores) {
+  for (const auto& score : result->scores) {
     JsonValue row = JsonValue::object();
-    row["k"] = score.k;
+    if (parameter == nldr::TuneParameter::k)
+      row["k"] = score.k;
+    else
+      row[name] = swept_json(score.value);
+    row["mean_degree"] = score.mean_degree;
     for (const auto c : nldr::all_tune_criteria) {
       const double v = score.values.value(c);
       row[std::string(nldr::criterion_name(c))] = std::isfinite(v) ? JsonValue(v) : JsonValue(nullptr);
@@ -626,21 +768,26 @@ int tune(const TuneArgs& a) {
     if (!score.failure.empty()) row["failure"] = score.failure;
     scores.push_back(std::move(row));
     const double v = score.values.value(criterion);
-    if (std::isfinite(v)) curve.x.push_back(double(score.k)), curve.y.push_back(v);
+    if (std::isfinite(v) && std::isfinite(score.value)) curve.x.push_back(score.value), curve.y.push_back(v);
   }
   report["scores"] = std::move(scores);
-  report["dimension"] = dimension_json(result);
+  report["dimension"] = dimension_json(*result);
   if (a.plot.plot.requested()) {
-    nldr::io::LinePlotOptions options;
-    a.plot.apply(options, std::string(method.name) + " on " + Path(a.in).filename().string() + ": " + curve.name + " over k",
-                 "neighbors k", curve.name);
-    nldr::io::write_line_plot(a.plot.plot.path, {curve}, options);
+    nldr::io::LinePlotOptions plot_options;
+    plot_options.log_x = parameter == nldr::TuneParameter::t;
+    const std::string axis = parameter == nldr::TuneParameter::k        ? "neighbors k"
+                             : parameter == nldr::TuneParameter::radius ? "radius"
+                                                                        : "heat-kernel width t";
+    a.plot.apply(plot_options,
+                 std::string(method.name) + " on " + Path(a.in).filename().string() + ": " + curve.name + " over " + name,
+                 axis, curve.name);
+    nldr::io::write_line_plot(a.plot.plot.path, {curve}, plot_options);
   }
-  nldr_tool::add_resources(report, result.times);
+  nldr_tool::add_resources(report, result->times);
   if (a.json.requested())
     emit_json(a.json, report);
   else
-    std::printf("best k = %d by %s\n", int(result.best_k), curve.name.c_str());
+    std::printf("best %s = %g by %s\n", name.c_str(), result->best_value, curve.name.c_str());
   return ok;
 }
 
@@ -990,16 +1137,36 @@ int main(int argc, char** argv) {
   add_threads_option(*evaluate_cmd, threads);
 
   TuneArgs tu;
-  auto* tune_cmd = app.add_subcommand("tune", "Choose k for a method: every criterion without ground truth over a sweep");
+  auto* tune_cmd = app.add_subcommand(
+      "tune", "Choose k, the radius or t for a method: every criterion without ground truth over a sweep");
   tune_cmd->add_option("--in,-i", tu.in, "Points CSV (N x D)")->required();
   tune_cmd->add_option("--method,-m", tu.method, "Method: " + method_names())->required();
-  tune_cmd->add_option("--k-min", tu.k_min, "Smallest k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
-  tune_cmd->add_option("--k-max", tu.k_max, "Largest k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
-  tune_cmd->add_option("--k-step", tu.k_step, "Step of k")->capture_default_str()->check(CLI::Range(1, 1 << 30));
-  tune_cmd->add_option("--criterion", tu.criterion, "What picks best_k: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
+  const auto sweep_flag = [&](std::string name, CLI::Option* option) { tu.sweep_flags[std::move(name)] = option; };
+  sweep_flag("--k-min", tune_cmd->add_option("--k-min", tu.k_min, "k sweep: smallest k")->capture_default_str()
+                            ->check(CLI::Range(1, 1 << 30)));
+  sweep_flag("--k-max", tune_cmd->add_option("--k-max", tu.k_max, "k sweep: largest k")->capture_default_str()
+                            ->check(CLI::Range(1, 1 << 30)));
+  sweep_flag("--k-step", tune_cmd->add_option("--k-step", tu.k_step, "k sweep: step of k")->capture_default_str()
+                             ->check(CLI::Range(1, 1 << 30)));
+  sweep_flag("--radius-min", tune_cmd->add_option("--radius-min", tu.radius_min,
+                                                  "Radius sweep (epsilon-ball graphs): smallest radius"));
+  sweep_flag("--radius-max", tune_cmd->add_option("--radius-max", tu.radius_max, "Radius sweep: largest radius"));
+  sweep_flag("--radius-steps", tune_cmd->add_option("--radius-steps", tu.radius_steps,
+                                                    "Radius sweep: radii, evenly spaced from min to max")
+                                   ->capture_default_str()->check(CLI::Range(2, 1 << 20)));
+  sweep_flag("--t-values", tune_cmd->add_option("--t-values", tu.t_values,
+                                                "t sweep (heat-kernel width, e.g. laplacian-eigenmaps): the t values, "
+                                                "comma-separated, increasing (inf: 0/1 weights)"));
+  sweep_flag("--t-min", tune_cmd->add_option("--t-min", tu.t_min, "t sweep: smallest t"));
+  sweep_flag("--t-max", tune_cmd->add_option("--t-max", tu.t_max, "t sweep: largest t"));
+  sweep_flag("--t-steps", tune_cmd->add_option("--t-steps", tu.t_steps, "t sweep: values, evenly spaced on a log scale")
+                              ->capture_default_str()->check(CLI::Range(2, 1 << 20)));
+  sweep_flag("--k", tune_cmd->add_option("--k", tu.graph_k, "t sweep: k of the fixed kNN graph")
+                        ->capture_default_str()->check(CLI::Range(1, 1 << 30)));
+  tune_cmd->add_option("--criterion", tu.criterion, "What picks the best value: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
       ->capture_default_str();
   tu.flags.add_to(*tune_cmd, true, false);
-  tu.plot.add_to(*tune_cmd, false, "The criterion over k");
+  tu.plot.add_to(*tune_cmd, false, "The criterion over the swept parameter");
   add_json_option(*tune_cmd, tu.json);
   add_input_options(*tune_cmd);
   add_threads_option(*tune_cmd, threads);

@@ -5,6 +5,7 @@
 
 #include <nldr/io/csv.hpp>
 #include <nldr/io/plot.hpp>
+#include <nldr/neighbors/epsilon_ball.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -460,4 +461,52 @@ TEST_CASE("embed stops cleanly on Ctrl-C at the next progress report and writes 
   REQUIRE_THAT(slurp(err), ContainsSubstring("was cancelled"));
   fs::remove(err);
   REQUIRE(s.files() == std::vector<std::string>{"x.csv"});
+}
+
+TEST_CASE("tune sweeps k, the epsilon-ball radius or Laplacian Eigenmaps' t, and refuses mixed sweep flags",
+          "[tool][tune]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 3 --out " + s / "x.csv").exit_code == 0);
+  const auto X = read(s / "x.csv");
+  const std::string in = " --in " + s / "x.csv";
+
+  const auto by_k = nldr_run(s, "tune" + in + " --method isomap --k-min 7 --k-max 8 --json");
+  INFO(by_k.err);
+  REQUIRE(by_k.exit_code == 0);
+  for (const char* text : {"\"parameter\": \"k\"", "\"best_k\": ", "\"k\": 7,", "\"k\": 8,", "\"mean_degree\": 7,"})
+    CHECK_THAT(by_k.out, ContainsSubstring(text));
+
+  // Radii 3 and 5 (evenly spaced, 2 steps): the graph of each is EpsilonBall's, whose mean degree the
+  // test computes itself; a radius too small to connect the roll is reported as failed.
+  const auto by_radius = nldr_run(s, "tune" + in + " --method isomap --radius-min 0.8 --radius-max 5 --radius-steps 2 "
+                                                   "--criterion geodesic-rv --json");
+  INFO(by_radius.err);
+  REQUIRE(by_radius.exit_code == 0);
+  for (double radius : {0.8, 5.0}) {
+    const auto ball = nldr::EpsilonBall{.radius = radius}(X);
+    std::ostringstream row;
+    row << "\"radius\": " << radius << ",\n      \"mean_degree\": ";
+    CHECK_THAT(by_radius.out, ContainsSubstring(row.str()));
+    const auto at = by_radius.out.find(row.str());
+    REQUIRE(at != std::string::npos);
+    CHECK(std::abs(std::atof(by_radius.out.c_str() + at + row.str().size()) - double(ball.num_edges()) / 300.0) < 1e-9);
+  }
+  CHECK_THAT(by_radius.out, ContainsSubstring("connected components"));  // radius 0.8 fails
+  CHECK_THAT(by_radius.out, ContainsSubstring("\"best_value\": 5,"));
+  CHECK(by_radius.out.find("best_k") == std::string::npos);
+
+  const auto by_t = nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,inf --k 8 --json");
+  INFO(by_t.err);
+  REQUIRE(by_t.exit_code == 0);
+  for (const char* text : {"\"parameter\": \"t\"", "\"graph_k\": 8", "\"t\": 1,", "\"t\": \"inf\"", "\"mean_degree\": 8,"})
+    CHECK_THAT(by_t.out, ContainsSubstring(text));
+
+  require_error(nldr_run(s, "tune" + in + " --method isomap --k-max 9 --radius-max 3"), 2, "--k-max and --radius-max");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --radius-max 3"), 2, "give --radius-min");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --t-values 1,2"), 2, "isomap does not take");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --k 5"), 2, "--k fixes the graph of a t sweep");
+  require_error(nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,2 --t-min 1"), 2,
+                "--t-min and --t-values");
+  require_error(nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,2 --heat-t 3"), 2, "drop --heat-t");
+  require_error(nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,x"), 2, "\"x\" is not one");
 }

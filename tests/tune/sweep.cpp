@@ -1,8 +1,11 @@
-// nldr::tune with stand-in embedders: the graphs it hands out, the scores it records, the choice of
-// best_k, failures, cancellation and validation. (Real embedders: examples/tune_study.cpp.)
+// nldr::tune with stand-in embedders: the graphs it hands out (k and radius sweeps), the scores it records,
+// the choice of best_k / best_value, failures, cancellation and validation; the t sweep against independent
+// Laplacian Eigenmaps fits. (Real embedders over k: examples/tune_study.cpp.)
 #include <nldr/core/error.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/tune/sweep.hpp>
 
@@ -61,6 +64,10 @@ TEMPLATE_TEST_CASE("tune hands out KNearest{k} for every k and records every cri
   }
   CHECK(result.best_k == best_k);
   CHECK(result.best_k == 9);  // the stand-in's least noisy k
+  CHECK(result.best_value == 9);
+  CHECK(result.parameter == nldr::TuneParameter::k);
+  CHECK(result.scores[1].value == 6);
+  CHECK(result.scores[1].mean_degree == 6);
   CHECK(result.criterion == nldr::TuneCriterion::auc_rnx);
   // Minimizing criteria pick the smallest value.
   for (nldr::TuneCriterion criterion : {nldr::TuneCriterion::geodesic_rv, nldr::TuneCriterion::euclidean_rv}) {
@@ -129,6 +136,23 @@ TEST_CASE("tune refuses bad options and inputs", "[tune][sweep]") {
   CHECK_THROWS_CONTAINING(nldr::tune(X, {.k_min = 5, .k_max = 4}, embed), nldr::invalid_argument, "k_max = 4");
   CHECK_THROWS_CONTAINING(nldr::tune(X, {.k_min = 5, .k_max = 30}, embed), nldr::invalid_argument, "N = 30");
   CHECK_THROWS_CONTAINING(nldr::tune(X, {.k_min = 5, .k_max = 8, .k_step = 0}, embed), nldr::invalid_argument, "k_step");
+  CHECK_THROWS_CONTAINING(nldr::tune(X, {.values = {1, 2}}, embed), nldr::invalid_argument, "k_min, k_max and k_step");
+  const auto radius = nldr::TuneParameter::radius;
+  CHECK_THROWS_CONTAINING(nldr::tune(X, {.parameter = radius}, embed), nldr::invalid_argument, "needs values");
+  CHECK_THROWS_CONTAINING(nldr::tune(X, {.parameter = radius, .values = {0.5, 0.4}}, embed), nldr::invalid_argument,
+                          "increase strictly: 0.5 then 0.4");
+  CHECK_THROWS_CONTAINING(nldr::tune(X, {.parameter = radius, .values = {0.5, INFINITY}}, embed),
+                          nldr::invalid_argument, "radius = inf must be finite");
+  CHECK_THROWS_CONTAINING(nldr::tune(X, {.parameter = nldr::TuneParameter::t, .values = {1}}, embed),
+                          nldr::invalid_argument, "nldr::tune(X, graph, options, embed)");
+  const auto graph = nldr::KNearest{5}(X);
+  const auto embed_t = [&](const nldr::NeighborGraph<double>&, double) { return nldr::Matrix<double>(X.leftCols(2)); };
+  CHECK_THROWS_CONTAINING(nldr::tune(X, graph, {.values = {1}}, embed_t), nldr::invalid_argument, "set parameter");
+  CHECK_THROWS_CONTAINING(nldr::tune(X, graph, {.parameter = nldr::TuneParameter::t, .values = {0, 1}}, embed_t),
+                          nldr::invalid_argument, "t = 0 must be > 0");
+  CHECK_THROWS_CONTAINING(nldr::tune(X.topRows(20).eval(), graph, {.parameter = nldr::TuneParameter::t, .values = {1}},
+                                     embed_t),
+                          nldr::invalid_argument, "graph");
   nldr::Matrix<double> bad = X;
   bad(2, 2) = std::nan("");
   CHECK_THROWS_CONTAINING(nldr::tune(bad, {.k_min = 5, .k_max = 8}, embed), nldr::invalid_argument, "not finite");
@@ -140,4 +164,98 @@ TEST_CASE("tune refuses bad options and inputs", "[tune][sweep]") {
   });
   CHECK_FALSE(small.mle);
   CHECK_THAT(small.dimension_failure, ContainsSubstring("k_max"));
+}
+
+TEMPLATE_TEST_CASE("tune over the radius hands out EpsilonBall{radius} and records failures", "[tune][sweep]", float,
+                   double) {
+  using T = TestType;
+  const auto X = test_data::uniform<T>(150, 3, 21);
+  const std::vector<double> radii{0.05, 0.3, 0.4, 0.5};
+  const nldr::TuneOptions options{.parameter = nldr::TuneParameter::radius, .values = radii,
+                                  .criterion = nldr::TuneCriterion::geodesic_rv,
+                                  .criteria = {.geodesic_sources = 20, .seed = 3}, .suggest_dimension = false};
+  // A stand-in embedder that refuses graphs with isolated points (as the embedders refuse disconnected ones)
+  // and otherwise returns X's first two coordinates perturbed by noise, smallest for the ball of radius 0.4.
+  const auto edges_at_best = nldr::EpsilonBall{.radius = 0.4}(X).num_edges();
+  const auto noisy = [&](const nldr::NeighborGraph<T>& graph) {
+    for (nldr::index_t i = 0; i < graph.size(); ++i)
+      if (graph.degree(i) == 0) throw nldr::disconnected_graph("point " + std::to_string(i) + " is isolated");
+    nldr::Random random{std::uint64_t(graph.num_edges())};
+    nldr::Matrix<T> Y = X.leftCols(2);
+    const double scale = graph.num_edges() == edges_at_best ? 0.005 : 0.05;
+    for (Eigen::Index c = 0; c < Y.size(); ++c) Y.data()[c] += T(scale * random.normal());
+    return Y;
+  };
+  std::vector<std::vector<nldr::index_t>> handed_out;
+  const auto result = nldr::tune(X, options, [&](const nldr::NeighborGraph<T>& graph) {
+    handed_out.emplace_back(graph.indices().begin(), graph.indices().end());
+    return noisy(graph);
+  });
+  REQUIRE(result.scores.size() == radii.size());
+  CHECK(result.parameter == nldr::TuneParameter::radius);
+  REQUIRE(handed_out.size() == radii.size());
+  for (std::size_t i = 0; i < radii.size(); ++i) {
+    INFO("radius = " << radii[i]);
+    const auto direct = nldr::EpsilonBall{.radius = radii[i]}(X);
+    CHECK(handed_out[i] == std::vector<nldr::index_t>(direct.indices().begin(), direct.indices().end()));
+    const auto& score = result.scores[i];
+    CHECK(score.value == radii[i]);
+    CHECK(score.k == 0);
+    CHECK(score.mean_degree == double(direct.num_edges()) / 150.0);
+    if (i == 0) {  // 150 points in the unit cube: some have no other point within 0.05
+      CHECK_THAT(score.failure, ContainsSubstring("is isolated"));
+      CHECK(std::isnan(score.values.geodesic_rv));
+      continue;
+    }
+    REQUIRE(score.failure.empty());
+    const auto expected = nldr::evaluate_criteria(X, direct, noisy(direct), options.criteria);
+    CHECK(score.values.auc_rnx == expected.auc_rnx);
+    CHECK(score.values.geodesic_rv == expected.geodesic_rv);
+    CHECK(score.values.euclidean_rv == expected.euclidean_rv);
+  }
+  CHECK(result.best_value == 0.4);
+  CHECK(result.best_k == 0);
+  CHECK(result.times.stages.front().first == "epsilon_ball");
+}
+
+TEMPLATE_TEST_CASE("tune over t on a fixed graph scores what independent Laplacian Eigenmaps fits score",
+                   "[tune][sweep]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .seed = 4});
+  const nldr::Matrix<T>& X = roll.points;
+  const auto graph = nldr::KNearest{10}(X);
+  const std::vector<double> ts{1.0, 10.0, 100.0, INFINITY};
+  const nldr::TuneOptions options{.parameter = nldr::TuneParameter::t, .values = ts,
+                                  .criterion = nldr::TuneCriterion::auc_rnx, .criteria = {.geodesic_sources = 30},
+                                  .suggest_dimension = false};
+  std::vector<double> seen;
+  const auto result = nldr::tune(X, graph, options, [&](const nldr::NeighborGraph<T>& g, double t) {
+    seen.push_back(t);
+    CHECK(std::vector<nldr::index_t>(g.indices().begin(), g.indices().end()) ==
+          std::vector<nldr::index_t>(graph.indices().begin(), graph.indices().end()));
+    return nldr::LaplacianEigenmaps{{.dim = 2, .t = t}}.fit(X, g).coordinates;
+  });
+  CHECK(seen == ts);
+  CHECK(result.parameter == nldr::TuneParameter::t);
+  REQUIRE(result.scores.size() == ts.size());
+  double best = -1, best_t = 0;
+  std::vector<double> aucs;
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    INFO("t = " << ts[i]);
+    const auto fit = nldr::LaplacianEigenmaps{{.dim = 2, .t = ts[i]}}.fit(X, nldr::KNearest{10}(X));
+    CHECK(fit.t == ts[i]);
+    const auto expected = nldr::evaluate_criteria(X, graph, fit.coordinates, options.criteria);
+    const auto& score = result.scores[i];
+    CHECK(score.value == ts[i]);
+    CHECK(score.mean_degree == 10);
+    CHECK(score.values.auc_rnx == expected.auc_rnx);
+    CHECK(score.values.lcmc == expected.lcmc);
+    CHECK(score.values.geodesic_rv == expected.geodesic_rv);
+    CHECK(score.values.euclidean_rv == expected.euclidean_rv);
+    if (expected.auc_rnx > best) best = expected.auc_rnx, best_t = ts[i];
+    aucs.push_back(expected.auc_rnx);
+  }
+  CHECK(result.best_value == best_t);
+  // The weights matter: t changes the embedding and so the scores.
+  CHECK(*std::max_element(aucs.begin(), aucs.end()) > *std::min_element(aucs.begin(), aucs.end()) + 1e-3);
 }
