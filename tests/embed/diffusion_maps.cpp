@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
 #include <type_traits>
 
 namespace diffusion_maps_test {
@@ -170,4 +171,28 @@ TEST_CASE("diffusion maps refuse bad input with named errors", "[diffusion-maps]
   CHECK_THROWS_CONTAINING(model.transform(X, 41), nldr::invalid_argument, "k");
   const nldr::Matrix<double> far = nldr::Matrix<double>::Constant(1, 2, 1e3);
   CHECK_THROWS_CONTAINING(model.transform(far), nldr::invalid_argument, "underflows");
+}
+
+TEST_CASE("diffusion maps: an outlier cut off by the automatic bandwidth gets a bandwidth that works",
+          "[diffusion-maps][hostile]") {
+  // A ring of edge ~0.16 plus a point 20 away (as breast cancer's unscaled features give): its kernel
+  // weights exp(-400 / 0.025) are 0 beside K_ii = 1. The error names a bandwidth; with it the fit works.
+  using namespace diffusion_maps_test;
+  nldr::Matrix<double> X(41, 2);
+  X.topRows(40) = ring<double>(40);
+  X.row(40) << 21, 0;
+  nldr::NeighborGraph<double> graph = nldr::KNearest{3}(X);
+  std::string message;
+  try {
+    (void)nldr::DiffusionMaps{}.fit(X, graph);
+  } catch (const nldr::invalid_argument& e) {
+    message = e.what();
+  }
+  INFO(message);
+  const auto at = message.find("use bandwidth = ");
+  REQUIRE(at != std::string::npos);
+  const double suggested = std::stod(message.substr(at + 16));
+  CHECK(suggested >= 20.0 * 20.0 / 31);  // the outlier's nearest neighbor, at squared distance >= 400
+  const auto model = nldr::DiffusionMaps{{.bandwidth = suggested}}.fit(X, graph);
+  CHECK(model.coordinates.allFinite());
 }

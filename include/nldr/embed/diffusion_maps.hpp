@@ -185,10 +185,20 @@ DiffusionOperator diffusion_operator(const NeighborGraph<T>& graph, double bandw
     op.kernel_degrees[i] = q;
     isolated[std::size_t(i)] = q == 1 && offsets[i + 1] > offsets[i];
   });
-  for (index_t i = 0; i < n; ++i)
-    if (isolated[std::size_t(i)])
-      throw_invalid("bandwidth", "bandwidth = ", op.bandwidth, " makes every kernel value of point ", i,
-                    " to its neighbors underflow to 0, cutting it off the graph: raise the bandwidth");
+  // The bandwidth that keeps every point's nearest neighbor above e^-30 ~ 1e-13 (not lost beside K_ii = 1).
+  double needed = 0;
+  index_t first = -1;
+  for (index_t i = 0; i < n; ++i) {
+    if (!isolated[std::size_t(i)]) continue;
+    if (first < 0) first = i;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) nearest = std::min(nearest, double(distances[e]));
+    needed = std::max(needed, nearest * nearest / 30);
+  }
+  if (first >= 0)
+    throw_invalid("bandwidth", "bandwidth = ", op.bandwidth, " makes every kernel value of point ", first,
+                  " to its neighbors underflow to 0, cutting it off the graph (features on very different scales "
+                  "do this: standardize them), or use bandwidth = ", needed, " or more");
   // K^(a)_ij = K_ij / (q_i q_j)^alpha, then D_ii = sum_j K^(a)_ij.
   const Eigen::VectorXd q_alpha = op.kernel_degrees.array().pow(-alpha);
   op.sqrt_degree.resize(n);
