@@ -1,5 +1,6 @@
-// The progress and cancel hook (core/progress.hpp) of the long stages: shortest paths and Isomap,
-// directly and through the registry's FitInput.
+// The progress and cancel hook (core/progress.hpp) of the long stages: shortest paths and Isomap
+// directly, and every method of the registry through FitInput::progress, on each code path its
+// choice parameters select (eigensolver, landmark selection, PCA algorithm, ...).
 #include "catch.hpp"
 
 #include <nldr/core/progress.hpp>
@@ -9,6 +10,9 @@
 #include <nldr/neighbors/shortest_paths.hpp>
 #include <nldr/registry/embedders.hpp>
 
+#include <algorithm>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace progress_test {
@@ -24,7 +28,44 @@ void require_increasing_to_one(const std::vector<double>& fractions, std::size_t
   CHECK(fractions.back() == 1);
 }
 
+/// The N x N Euclidean distances of X (brute force).
+template <class T>
+nldr::Matrix<T> distances_of(const nldr::Matrix<T>& X) {
+  nldr::Matrix<T> D(X.rows(), X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < X.rows(); ++j) D(i, j) = (X.row(i) - X.row(j)).norm();
+  return D;
+}
+
+/// The defaults, then each value of each choice parameter alone: every code path the registry offers.
+/// Short iteration budgets keep this test fast: the stress-majorization methods' (their reports are
+/// per iteration either way) and the eigensolvers' (the diagnostic bottom solve of MDS on a rank-3
+/// Gram matrix would otherwise run its 1000 restarts before reporting "not converging").
+std::vector<nldr::ParameterValues> configurations(const nldr::EmbedderInfo& entry) {
+  nldr::ParameterValues base;
+  for (const auto& spec : entry.parameters) {
+    if (spec.name == "max_iterations") base.emplace("max_iterations", "20");
+    if (spec.name == "eigen_max_iterations") base.emplace("eigen_max_iterations", "20");
+  }
+  std::vector<nldr::ParameterValues> all{base};
+  for (const auto& spec : entry.parameters) {
+    if (spec.kind != nldr::ParameterKind::choice) continue;
+    std::string_view rest = spec.choices;
+    while (!rest.empty()) {
+      const auto bar = rest.find('|');
+      const std::string value(rest.substr(0, bar));
+      if (value != spec.default_value) {
+        all.push_back(base);
+        all.back().emplace(std::string(spec.name), value);
+      }
+      rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+    }
+  }
+  return all;
+}
+
 }  // namespace progress_test
+
 
 TEMPLATE_TEST_CASE("shortest paths report their sources done and stop when told", "[progress]", float, double) {
   using T = TestType;
@@ -69,4 +110,68 @@ TEMPLATE_TEST_CASE("Isomap reports its stages through its options and through th
   const nldr::ProgressCallback cancel = [](double) { return false; };
   input.progress = &cancel;
   CHECK_THROWS_AS(nldr::find_embedder("isomap").fit(input, {}), nldr::cancelled);
+}
+
+TEMPLATE_TEST_CASE("every registered method reports progress, stops when told, and reports without changing its result",
+                   "[progress]", float, double) {
+  using T = TestType;
+  // N = 250 runs the iterative eigensolvers (the dense fallbacks are for N below 100 and 200).
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 250, .seed = 4});
+  const nldr::Matrix<T> X = roll.points;
+  const nldr::Matrix<T> D = progress_test::distances_of(X);
+  const auto graph = nldr::KNearest{10}(roll.points);
+  for (const auto& entry : nldr::embedders()) {
+    std::vector<nldr::FitInput<T>> inputs{{.points = &X, .graph = entry.accepts(nldr::needs_graph) ? &graph : nullptr}};
+    if (entry.accepts(nldr::from_distances)) inputs.push_back({.distances = &D});
+    const auto configurations = progress_test::configurations(entry);
+    for (const auto& values : configurations)
+      for (auto input : inputs) {
+        std::string setting;
+        for (const auto& [name, value] : values) setting += name + " = " + value;
+        CAPTURE(entry.name, setting, input.distances != nullptr);
+        std::optional<nldr::AnyModel<T>> plain;
+        try {
+          plain = entry.fit(input, values);
+        } catch (const nldr::invalid_argument&) {
+          if (&values == &configurations.front()) throw;  // the defaults always apply
+          continue;  // a choice that does not apply here (e.g. factorization = lu for LTSA)
+        }
+        std::vector<double> fractions;
+        const nldr::ProgressCallback record = [&](double f) { return fractions.push_back(f), true; };
+        input.progress = &record;
+        const auto reported = entry.fit(input, values);
+        progress_test::require_increasing_to_one(fractions, 2);
+        CHECK(reported.coordinates() == plain->coordinates());  // bitwise: reporting changes nothing
+
+        // Stopped at the first report, and at the middle one: cancelled, and no report after the "no".
+        for (const std::size_t stop_at : {std::size_t(1), fractions.size() / 2 + 1}) {
+          std::size_t calls = 0;
+          const nldr::ProgressCallback stop = [&](double) { return ++calls < stop_at; };
+          input.progress = &stop;
+          CHECK_THROWS_AS(entry.fit(input, values), nldr::cancelled);
+          CHECK(calls == stop_at);
+        }
+      }
+  }
+}
+
+TEMPLATE_TEST_CASE("the Lanczos eigensolvers report their products", "[progress]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 400, .seed = 5});
+  const nldr::Matrix<T> X = roll.points;
+  const auto graph = nldr::KNearest{10}(roll.points);
+  // Laplacian Eigenmaps reports 0.1 (the Laplacian), 0.1 + 0.9 * 0.2 (the factorization) and 1 of its
+  // own; MDS 0 .. 0.3 by blocks of 64 rows and 1. Everything else heard comes from the products.
+  const auto heard = [&](std::string_view method) {
+    std::vector<double> fractions;
+    const nldr::ProgressCallback record = [&](double f) { return fractions.push_back(f), true; };
+    nldr::FitInput<T> input{.points = &X, .graph = &graph};
+    input.progress = &record;
+    (void)nldr::find_embedder(method).fit(input, {});
+    return fractions;
+  };
+  const auto laplacian = heard("laplacian-eigenmaps");
+  CHECK(std::count_if(laplacian.begin(), laplacian.end(), [](double f) { return f > 0.28 && f < 1; }) >= 5);
+  const auto mds = heard("mds");
+  CHECK(std::count_if(mds.begin(), mds.end(), [](double f) { return f > 0.3 && f < 1; }) >= 5);
 }

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -38,5 +40,44 @@ inline ProgressCallback progress_part(const ProgressCallback& callback, double l
   if (!callback) return {};
   return [callback, low, high](double fraction) { return callback(low + fraction * (high - low)); };
 }
+
+/// parallel_for(begin, end, body, chunk) that reports the fraction of [begin, end) done to `callback`
+/// after each block of about 1% of the range (at least 64 iterations), from the calling thread.
+/// Without a callback it is one parallel loop; with one, each block is a parallel loop, so reporting
+/// costs one barrier per block. Iterations must be independent (as for parallel_for), so the result
+/// does not depend on the blocking. \throws nldr::cancelled naming `what` when the callback says stop.
+template <class Body>
+void parallel_for_reporting(std::int64_t begin, std::int64_t end, Body&& body, const ProgressCallback& callback,
+                            const std::string& what, std::int64_t chunk = 16) {
+  const std::int64_t count = std::max<std::int64_t>(end - begin, 0);
+  const std::int64_t block = callback ? std::max<std::int64_t>(64, count / 100) : std::max<std::int64_t>(count, 1);
+  for (std::int64_t start = begin; start < end; start += block) {
+    parallel_for(start, std::min(end, start + block), body, chunk);
+    report_progress(callback, double(std::min(end, start + block) - begin) / double(count), what);
+  }
+}
+
+/// Progress of an iteration whose length is not known in advance (a Lanczos eigensolver runs until
+/// its Ritz values converge): after step k it reports k / (k + typical) to the callback, `typical`
+/// being the steps of a typical run. The fraction rises with every step, passes 1/2 at the typical
+/// count and never reaches 1: the caller reports 1 when the iteration has finished.
+class OpenEndedProgress {
+ public:
+  OpenEndedProgress(ProgressCallback callback, double typical, std::string what)
+      : callback_(std::move(callback)), typical_(std::max(typical, 1.0)), what_(std::move(what)) {}
+
+  /// One more step done. \throws nldr::cancelled when the callback says stop.
+  void step() {
+    if (!callback_) return;
+    ++steps_;
+    report_progress(callback_, steps_ / (steps_ + typical_), what_);
+  }
+
+ private:
+  ProgressCallback callback_;
+  double typical_;
+  std::string what_;
+  double steps_ = 0;
+};
 
 }  // namespace nldr

@@ -10,7 +10,9 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/detail/reporting_operator.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 
@@ -66,11 +68,15 @@ struct TopEigenpairs {
 
 /// Solves for the extreme eigenpairs of the symmetric N x N `matrix`; requires
 /// 1 <= top < N and 0 <= bottom <= N - top. `method` names the caller in error messages.
+/// `progress` (optional) hears k / (k + ncv) after the k-th mat-vec of the top solve, and the same on
+/// [1/2, 1) for the bottom one when asked for (reporting_operator.hpp); the dense decomposition
+/// reports nothing before it ends, and the caller reports the end.
 /// \throws nldr::convergence_error when Lanczos does not converge for the top pairs (naming nev, ncv
-/// and maxit); a failure for the bottom values only sets smallest_status.
+/// and maxit); a failure for the bottom values only sets smallest_status; nldr::cancelled.
 template <Real S>
 TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Eigen::Index bottom,
-                                   const TopEigenOptions& options, const std::string& method) {
+                                   const TopEigenOptions& options, const std::string& method,
+                                   const ProgressCallback& progress = {}) {
   const Eigen::Index n = matrix.rows();
   TopEigenpairs result;
   if (n <= options.dense_below) {
@@ -91,10 +97,14 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
   if (!(options.tolerance > 0 && options.tolerance < 1))
     throw_invalid("tolerance", "tolerance = ", options.tolerance, " must lie in (0, 1)");
   ParallelSymProduct<S> op(matrix);
-  const auto solve = [&](Eigen::Index nev, Spectra::SortRule rule) {
+  // Eigenvalues (and eigenvectors when `vectors` is given) of nev extreme pairs by `rule`.
+  const auto solve = [&](Eigen::Index nev, Spectra::SortRule rule, const ProgressCallback& part,
+                         Eigen::MatrixXd* vectors) -> Eigen::VectorXd {
     // ncv: Spectra's advice is ncv >= 2 nev; 20 leaves room for a few clustered eigenvalues.
     const Eigen::Index ncv = std::min<Eigen::Index>(n, std::max<Eigen::Index>(2 * nev + 1, 20));
-    Spectra::SymEigsSolver<ParallelSymProduct<S>> solver(op, nev, ncv);
+    OpenEndedProgress products(part, double(ncv), method);
+    ReportingOperator<ParallelSymProduct<S>> reporting(op, products);
+    Spectra::SymEigsSolver<ReportingOperator<ParallelSymProduct<S>>> solver(reporting, nev, ncv);
     solver.init();
     solver.compute(rule, options.max_iterations, options.tolerance, rule);
     result.diagnostics.iterations += int(solver.num_iterations());
@@ -104,18 +114,16 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
                                              ", ncv = ", ncv, ", maxit = ", options.max_iterations,
                                              ", tol = ", options.tolerance,
                                              "): raise the eigensolver's max_iterations or tolerance"));
-    return solver;
+    if (vectors != nullptr) *vectors = solver.eigenvectors();
+    return solver.eigenvalues();
   };
-  {
-    auto solver = solve(top, Spectra::SortRule::LargestAlge);
-    result.values = solver.eigenvalues();
-    result.vectors = solver.eigenvectors();
-  }
+  result.values =
+      solve(top, Spectra::SortRule::LargestAlge, progress_part(progress, 0, bottom > 0 ? 0.5 : 1), &result.vectors);
   if (bottom > 0) {
     // The smallest eigenvalues of a Gram matrix sit in a cluster of N - rank zeros (1700-fold on
     // the digits), where Lanczos may not converge: report that instead of failing the embedding.
     try {
-      result.smallest = solve(bottom, Spectra::SortRule::SmallestAlge).eigenvalues();
+      result.smallest = solve(bottom, Spectra::SortRule::SmallestAlge, progress_part(progress, 0.5, 1), nullptr);
       result.smallest_status = SolverStatus::success;
     } catch (const convergence_error&) {
       result.smallest_status = SolverStatus::not_converging;
