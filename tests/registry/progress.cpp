@@ -6,7 +6,12 @@
 #include <nldr/core/progress.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
+#include <nldr/metrics/quality_report.hpp>
+#include <nldr/neighbors/curvature_adaptive.hpp>
+#include <nldr/neighbors/gaussian_pruned.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/shared_neighbors.hpp>
+#include <nldr/neighbors/short_circuit_pruned.hpp>
 #include <nldr/neighbors/shortest_paths.hpp>
 #include <nldr/registry/embedders.hpp>
 
@@ -26,6 +31,29 @@ void require_increasing_to_one(const std::vector<double>& fractions, std::size_t
     if (i > 0) CHECK(fractions[i] >= fractions[i - 1]);
   }
   CHECK(fractions.back() == 1);
+}
+
+/// Runs compute(callback) with a recording callback, checks the fractions and that the result equals
+/// compute({}) (`same`), then with callbacks that say stop at the first and at the middle report:
+/// each must throw nldr::cancelled right at that report.
+template <class Compute, class Same>
+void check_reporting(Compute&& compute, Same&& same, std::size_t at_least) {
+  const auto plain = compute(nldr::ProgressCallback{});
+  std::vector<double> fractions;
+  const auto reported = compute([&](double f) { return fractions.push_back(f), true; });
+  require_increasing_to_one(fractions, at_least);
+  CHECK(same(plain, reported));
+  for (const std::size_t stop_at : {std::size_t(1), fractions.size() / 2 + 1}) {
+    std::size_t calls = 0;
+    CHECK_THROWS_AS(compute([&](double) { return ++calls < stop_at; }), nldr::cancelled);
+    CHECK(calls == stop_at);
+  }
+}
+
+template <class T>
+bool same_graph(const nldr::NeighborGraph<T>& a, const nldr::NeighborGraph<T>& b) {
+  return std::ranges::equal(a.offsets(), b.offsets()) && std::ranges::equal(a.indices(), b.indices()) &&
+         std::ranges::equal(a.distances(), b.distances());
 }
 
 /// The N x N Euclidean distances of X (brute force).
@@ -174,4 +202,44 @@ TEMPLATE_TEST_CASE("the Lanczos eigensolvers report their products", "[progress]
   CHECK(std::count_if(laplacian.begin(), laplacian.end(), [](double f) { return f > 0.28 && f < 1; }) >= 5);
   const auto mds = heard("mds");
   CHECK(std::count_if(mds.begin(), mds.end(), [](double f) { return f > 0.3 && f < 1; }) >= 5);
+}
+
+TEMPLATE_TEST_CASE("the pruning selectors report progress, stop when told, and select the same graph", "[progress]",
+                   float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 2000, .seed = 6});
+  const nldr::Matrix<T> X = roll.points;
+  const auto graph_same = [](const auto& a, const auto& b) { return progress_test::same_graph(a, b); };
+  // 0.5, then blocks of 64 of the 2000 points, then 1: at least 30 reports each.
+  const auto select = [&](auto selector) {
+    return [&X, selector](nldr::ProgressCallback callback) mutable {
+      selector.options.progress = std::move(callback);
+      return selector(X);
+    };
+  };
+  progress_test::check_reporting(select(nldr::SharedNeighbors{nldr::KNearest{10}}), graph_same, 30);
+  progress_test::check_reporting(select(nldr::GaussianPruned{nldr::KNearest{10}}), graph_same, 30);
+  progress_test::check_reporting(select(nldr::CurvatureAdaptive{nldr::KNearest{12}}), graph_same, 30);
+  progress_test::check_reporting(select(nldr::ShortCircuitPruned{nldr::KNearest{10}}), graph_same, 30);
+}
+
+TEMPLATE_TEST_CASE("quality_report reports its measures, stops when told, and reports the same numbers", "[progress]",
+                   float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 1000, .seed = 7});
+  const nldr::Matrix<T> Y = roll.intrinsic;
+  std::vector<int> labels(1000);
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = int(i % 3);
+  const auto report = [&](nldr::ProgressCallback callback) {
+    return nldr::metrics::quality_report(roll.points, Y, {.k = 10, .progress = std::move(callback)}, nullptr,
+                                         std::span<const int>(labels));
+  };
+  const auto same = [](const nldr::metrics::QualityReport& a, const nldr::metrics::QualityReport& b) {
+    return a.trustworthiness == b.trustworthiness && a.continuity == b.continuity && a.auc_rnx == b.auc_rnx &&
+           a.mrre_x == b.mrre_x && a.konig == b.konig && a.spearman_rho == b.spearman_rho &&
+           a.kruskal_stress == b.kruskal_stress && a.residual_variance == b.residual_variance &&
+           a.knn_error == b.knn_error;
+  };
+  // Blocks of 64 of the 1000 points for the ranks, then 0.7, 0.8, 0.9 and 1.
+  progress_test::check_reporting(report, same, 18);
 }
