@@ -10,6 +10,7 @@
 #include <nldr/core/parallel.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,18 +43,26 @@ inline ProgressCallback progress_part(const ProgressCallback& callback, double l
 }
 
 /// parallel_for(begin, end, body, chunk) that reports the fraction of [begin, end) done to `callback`
-/// after each block of about 1% of the range (at least 64 iterations), from the calling thread.
-/// Without a callback it is one parallel loop; with one, each block is a parallel loop, so reporting
-/// costs one barrier per block. Iterations must be independent (as for parallel_for), so the result
-/// does not depend on the blocking. \throws nldr::cancelled naming `what` when the callback says stop.
+/// after each block, from the calling thread. Without a callback it is one parallel loop; with one,
+/// each block is a parallel loop ending in a barrier, which costs little on an idle machine but up
+/// to a time slice when the machine runs more threads than it has cores (OpenMP's threads spin at
+/// barriers). So blocks start at ~1% of the range (at least 64 iterations) and a block that took
+/// under 50 ms doubles the next: a short loop makes a few reports, a long one one per ~1%.
+/// Iterations must be independent (as for parallel_for), so the result does not depend on the
+/// blocking. \throws nldr::cancelled naming `what` when the callback says stop.
 template <class Body>
 void parallel_for_reporting(std::int64_t begin, std::int64_t end, Body&& body, const ProgressCallback& callback,
                             const std::string& what, std::int64_t chunk = 16) {
+  using clock = std::chrono::steady_clock;
   const std::int64_t count = std::max<std::int64_t>(end - begin, 0);
-  const std::int64_t block = callback ? std::max<std::int64_t>(64, count / 100) : std::max<std::int64_t>(count, 1);
-  for (std::int64_t start = begin; start < end; start += block) {
-    parallel_for(start, std::min(end, start + block), body, chunk);
-    report_progress(callback, double(std::min(end, start + block) - begin) / double(count), what);
+  std::int64_t block = callback ? std::max<std::int64_t>(64, count / 100) : std::max<std::int64_t>(count, 1);
+  for (std::int64_t start = begin; start < end;) {
+    const clock::time_point started = clock::now();
+    const std::int64_t stop = std::min(end, start + block);
+    parallel_for(start, stop, body, chunk);
+    report_progress(callback, double(stop - begin) / double(count), what);
+    if (clock::now() - started < std::chrono::milliseconds(50)) block *= 2;
+    start = stop;
   }
 }
 

@@ -206,7 +206,7 @@ SparseLower modified_lle_matrix(const Matrix<double>& points, const NeighborGrap
         const LocalSpectrum local = gram_spectrum(neighborhood(points, members, points.row(i)));
         ratios[i] = modified_lle_ratio(local.values, d, std::min<Eigen::Index>(Eigen::Index(members.size()), d_in));
       },
-      progress_part(progress, 0, 0.5), "modified-lle");
+      progress_part(progress, 0, 0.5), "the local spectra");
   // np.median: the mean of the two middle values for even N.
   std::vector<double> sorted = ratios;
   std::sort(sorted.begin(), sorted.end());
@@ -310,7 +310,7 @@ SparseSquare lle_weight_matrix(const Matrix<double>& points, const NeighborGraph
           values[e] = -w[Eigen::Index(a)];
         }
       },
-      progress, "lle");
+      progress, "the local weights");
   times.add("weights", clock.seconds());
   clock.restart();
   const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor, int>> rows(

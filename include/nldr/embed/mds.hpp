@@ -153,7 +153,7 @@ struct ClassicalMds {
     Matrix<T> gram(n, n);
     parallel_for_reporting(
         0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); },
-        progress_part(options.progress, 0, 0.3), "ClassicalMds");
+        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
     model.times.add("gram", watch.seconds());
     const routines::Scaling scaling =
         routines::scale_centered(gram, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
@@ -190,7 +190,7 @@ struct ClassicalMds {
             squared(i, j) = T(d * d);
           }
         },
-        progress_part(options.progress, 0, 0.3), "ClassicalMds");
+        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
     model.mean_squared = squared.template cast<double>().rowwise().mean();
     routines::double_center_squared(squared);
     model.times.add("centering", watch.seconds());

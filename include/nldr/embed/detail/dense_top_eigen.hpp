@@ -102,7 +102,7 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
                          Eigen::MatrixXd* vectors) -> Eigen::VectorXd {
     // ncv: Spectra's advice is ncv >= 2 nev; 20 leaves room for a few clustered eigenvalues.
     const Eigen::Index ncv = std::min<Eigen::Index>(n, std::max<Eigen::Index>(2 * nev + 1, 20));
-    OpenEndedProgress products(part, double(ncv), method);
+    OpenEndedProgress products(part, double(ncv), method + ": the eigensolver");
     ReportingOperator<ParallelSymProduct<S>> reporting(op, products);
     Spectra::SymEigsSolver<ReportingOperator<ParallelSymProduct<S>>> solver(reporting, nev, ncv);
     solver.init();

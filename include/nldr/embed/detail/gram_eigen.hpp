@@ -137,11 +137,11 @@ inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare
   if (!factorized && op.peak() >= 0 && op.peak() != first_pin) factorized = op.factorize(op.peak());
   result.diagnostics.factorization_seconds = factor_clock.seconds();
   if (!factorized) return std::nullopt;
-  report_progress(progress, 0.2, method);
+  report_progress(progress, 0.2, method + ": the eigensolver");
 
   const int wanted = nev - 1;
   const Eigen::Index ncv = lanczos_vector_count(options, wanted, n);
-  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method);
+  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method + ": the eigensolver");
   ReportingOperator<GramPseudoInverse> reporting(op, products);
   Spectra::SymEigsSolver<ReportingOperator<GramPseudoInverse>> solver(reporting, wanted, ncv);
   solver.init();  // Spectra's fixed-seed start vector: deterministic

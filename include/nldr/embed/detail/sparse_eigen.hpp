@@ -216,7 +216,7 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
     factorized = op.factorize(sigma);
   }
   result.diagnostics.factorization_seconds = factor_clock.seconds();
-  report_progress(progress, 0.2, method);
+  report_progress(progress, 0.2, method + ": the eigensolver");
   if (!factorized)
     throw convergence_error(detail::concat(
         method, ": the sparse factorization of M - sigma I failed down to sigma = ", sigma,
@@ -230,7 +230,7 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
   }
   const int wanted = deflate ? nev - 1 : nev;
   const Eigen::Index ncv = lanczos_vector_count(options, wanted, n);
-  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method);
+  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method + ": the eigensolver");
   ReportingOperator<ShiftInvert<Factor>> reporting(op, products);
   Spectra::SymEigsShiftSolver<ReportingOperator<ShiftInvert<Factor>>> solver(reporting, wanted, ncv, sigma);
   solver.init();  // Spectra's fixed-seed start vector: deterministic

@@ -79,7 +79,7 @@ Scaling scale_centered(const Matrix<S>& centered, index_t dim, index_t negative,
   for (Eigen::Index i = 0; i < centered.rows(); ++i) scaling.trace += double(centered(i, i));
   scaling.diagnostics = pairs.diagnostics;
   times.add("eigensolve", watch.seconds());
-  report_progress(progress, 1, method);
+  report_progress(progress, 1, method + ": the eigensolver");
   return scaling;
 }
 

@@ -142,7 +142,7 @@ struct CandidateGraph {
   void for_each_point(Body&& body) const {
     parallel_for_reporting(
         0, std::int64_t(order.size()), [&](std::int64_t p) { body(order[p]); }, progress_part(progress, 0.5, 0.95),
-        "pruning selector", points_per_task);
+        "the pruning rule", points_per_task);
   }
 };
 
