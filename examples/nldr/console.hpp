@@ -38,14 +38,17 @@ class Console {
     std::fprintf(stderr, "nldr: %-24s %9.3f s\n", name.c_str(), seconds);
   }
 
-  /// A callback for the library's long stages: draws "nldr: <what> 42%" and returns false once
-  /// the user has pressed Ctrl-C.
+  /// A callback for the library's long stages: draws "nldr: <what> 42%" (redrawn only when the
+  /// percentage changes: the eigensolvers report every product) and returns false once the user
+  /// has pressed Ctrl-C.
   nldr::ProgressCallback progress(const std::string& what) {
-    return [this, what](double fraction) {
-      if (!quiet_ && terminal_ && since_start_.seconds() > quiet_seconds) {
-        std::fprintf(stderr, "\rnldr: %s %3.0f%%", what.c_str(), 100 * fraction);
+    return [this, what, shown = -1](double fraction) mutable {
+      const int percent = int(100 * fraction + 0.5);
+      if (!quiet_ && terminal_ && percent != shown && since_start_.seconds() > quiet_seconds) {
+        std::fprintf(stderr, "\rnldr: %s %3d%%", what.c_str(), percent);
         std::fflush(stderr);
         line_drawn_ = true;
+        shown = percent;
       }
       return interrupted() == 0;
     };

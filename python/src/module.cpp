@@ -251,8 +251,8 @@ Model fit_typed(const nldr::EmbedderInfo& method, const py::object& X, const py:
     input.graph = &neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
     input.graph_lengths_given = lengths_given;
   }
-  // Methods that report progress (Isomap's shortest paths so far) stop at the next report after a
-  // Ctrl-C: the callback takes the GIL to ask Python for pending signals and cancels the fit.
+  // Every method reports progress (docs/tool.md, "Progress and logging") and stops at its next report
+  // after a Ctrl-C: the callback takes the GIL to ask Python for pending signals and cancels the fit.
   const nldr::ProgressCallback interruptible = [](double) {
     py::gil_scoped_acquire gil;
     return PyErr_CheckSignals() == 0;

@@ -281,12 +281,18 @@ def test_the_gil_is_released_during_a_fit():
     assert len(during) >= 10
 
 
-def test_keyboard_interrupt_during_a_fit_is_raised():
-    # SIGINT arrives in the middle of a fit: Isomap stops at its next progress report, a method
-    # without reports when it returns; either way KeyboardInterrupt is raised (docs/python.md, "Ctrl-C").
+def _run_in_a_new_interpreter(program, timeout):
+    # A SIGINT sent to pytest's own process would interrupt the test run itself.
     import os
     import subprocess
     import sys
+    return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ))
+
+
+def test_keyboard_interrupt_during_a_fit_is_raised():
+    # SIGINT arrives in the middle of a fit: Isomap stops at its next progress report and
+    # KeyboardInterrupt is raised (docs/python.md, "Ctrl-C").
     program = (
         "import os, signal, threading, numpy as np, nldr\n"
         "X = np.random.RandomState(0).normal(size=(2500, 5))\n"
@@ -296,9 +302,33 @@ def test_keyboard_interrupt_during_a_fit_is_raised():
         "    print('finished')\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted')\n")
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ))
+    result = _run_in_a_new_interpreter(program, timeout=120)
     assert result.stdout.strip() == "interrupted", result.stderr
+
+
+def test_keyboard_interrupt_stops_a_spectral_fit_early():
+    # LLE reports its local weights and every product of its eigensolver (docs/python.md, "Ctrl-C"):
+    # a SIGINT at a quarter of an uninterrupted fit's time stops the fit well before it would end.
+    program = (
+        "import os, signal, threading, time, numpy as np, nldr\n"
+        "u, v = np.random.RandomState(0).uniform(size=(2, 20000))\n"
+        "t = 1.5 * np.pi * (1 + 2 * u)\n"
+        "X = np.column_stack([t * np.cos(t), 21 * v, t * np.sin(t)])\n"
+        "fit = lambda: nldr.LocallyLinearEmbedding(n_neighbors=10).fit(X)\n"
+        "start = time.perf_counter(); fit(); full = time.perf_counter() - start\n"
+        "threading.Timer(full / 4, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "start = time.perf_counter()\n"
+        "try:\n"
+        "    fit()\n"
+        "    print('finished', full)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', full, time.perf_counter() - start)\n")
+    result = _run_in_a_new_interpreter(program, timeout=300)
+    words = result.stdout.split()
+    assert words and words[0] == "interrupted", result.stdout + result.stderr
+    full, stopped = float(words[1]), float(words[2])
+    assert full > 0.5  # long enough for the timer to land inside the fit
+    assert stopped < 0.6 * full, result.stdout
 
 
 def test_laplacian_model_of_a_dense_graph_survives_pickling():

@@ -15,6 +15,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -54,6 +55,9 @@ struct DiffusionMapsOptions {
   /// whatever the data's scale (the median, unlike the mean, ignores a few long edges).
   double bandwidth = 0;
   BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings (docs/spectral-solver.md)
+  /// Optional progress and cancel hook (core/progress.hpp): 0.1 once the diffusion operator is built (O(N k)),
+  /// then the eigensolver 0.1 .. 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted diffusion map: coordinates lambda_j^t psi_j, `eigenvalues` lambda_1 >= ... >= lambda_d of
@@ -265,9 +269,10 @@ struct DiffusionMaps {
 
     DiffusionMapsModel<T> model;
     detail::DiffusionOperator op = detail::diffusion_operator(graph, options.bandwidth, options.alpha, model.times);
+    report_progress(options.progress, 0.1, "diffusion-maps");
     Stopwatch clock;
     const auto pairs = detail::bottom_eigenpairs(op.lower, int(options.dim) + 1, options.eigen, "diffusion-maps",
-                                                 op.sqrt_degree);
+                                                 op.sqrt_degree, progress_part(options.progress, 0.1, 1));
     model.times.add("eigensolve", clock.seconds());
     // psi_j = phi_j / phi_0 with phi_0 = sqrt(D) / ||sqrt(D)||: psi_0 = 1, sum_i pi_i psi_j(i)^2 = 1.
     detail::fill_spectral_embedding(model, pairs, op.sqrt_degree.norm() * op.sqrt_degree.cwiseInverse());
@@ -290,6 +295,7 @@ struct DiffusionMaps {
     model.kernel_degrees = std::move(op.kernel_degrees);
     model.transform_k = std::clamp(index_t(std::lround(op.mean_kernel_row)), index_t(1), index_t(X.rows()));
     model.times.add("index", clock.seconds());
+    report_progress(options.progress, 1, "diffusion-maps");
     return model;
   }
 };

@@ -66,7 +66,8 @@ struct IsomapOptions {
   /// Memory limit in bytes for the geodesic matrix (0: the memory available now).
   std::uint64_t memory_limit = 0;
   /// Optional progress and cancel hook (core/progress.hpp): the shortest paths report 0 .. 0.8 in
-  /// steps of ~1% of the sources, then 0.9 after the centering, 1 after the eigensolve.
+  /// steps of ~1% of the sources, then 0.9 after the centering, 0.9 .. 1 from the eigensolver's
+  /// products (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
 };
 
@@ -249,11 +250,10 @@ struct Isomap {
 
     const routines::Scaling scaling =
         routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
-                                 model.times);
+                                 model.times, progress_part(options.progress, 0.9, 1));
     model.coordinates = scaling.coordinates.template cast<T>();
     model.eigenvalues = scaling.values.template cast<T>();
     model.negative_eigenvalues = scaling.negative_eigenvalues;
-    report_progress(options.progress, 1, "Isomap");
     model.negative_status = scaling.negative_status;
     model.trace = scaling.trace;
     model.diagnostics = scaling.diagnostics;

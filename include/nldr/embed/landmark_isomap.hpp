@@ -16,6 +16,7 @@
 #include <nldr/core/correlation.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -74,6 +75,10 @@ struct LandmarkIsomapOptions {
   TopEigenOptions eigen{};
   /// Memory limit in bytes for the m x N geodesic matrix (0: the memory available now).
   std::uint64_t memory_limit = 0;
+  /// Optional progress and cancel hook (core/progress.hpp): the landmarks' shortest paths report
+  /// 0 .. 0.8 (by blocks of landmarks, or per landmark under max-min), the m x m eigensolve 0.8 .. 0.9,
+  /// the triangulation 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted Landmark Isomap: coordinates, the landmark MDS, and what transform needs.
@@ -217,9 +222,10 @@ struct LandmarkIsomap {
     watch.restart();
     if (options.selection == LandmarkSelection::random) {
       model.landmarks = random_landmarks(n, m);
-      model.landmark_geodesics = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks));
+      model.landmark_geodesics = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
+                                                   progress_part(options.progress, 0, 0.8));
     } else {
-      max_min_landmarks(symmetric, m, model);
+      max_min_landmarks(symmetric, m, model, progress_part(options.progress, 0, 0.8));
     }
     times.add("shortest paths", watch.seconds());
 
@@ -230,7 +236,8 @@ struct LandmarkIsomap {
     const Eigen::VectorXd mean_squared = block.rowwise().mean();
     routines::double_center_squared(block);
     const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
-                                                               options.eigen, "LandmarkIsomap", times);
+                                                               options.eigen, "LandmarkIsomap", times,
+                                                               progress_part(options.progress, 0.8, 0.9));
     for (index_t k = 0; k < options.dim; ++k)
       if (!(scaling.values[k] > 0))
         throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", scaling.values[k],
@@ -257,6 +264,7 @@ struct LandmarkIsomap {
     model.transform_k = routines::typical_degree(graph, 1);
     times.add("index", watch.seconds());
     model.times = std::move(times);
+    report_progress(options.progress, 1, "LandmarkIsomap");
     return model;
   }
 
@@ -272,7 +280,8 @@ struct LandmarkIsomap {
   }
 
   template <Real T>
-  void max_min_landmarks(const NeighborGraph<T>& graph, index_t m, LandmarkIsomapModel<T>& model) const {
+  void max_min_landmarks(const NeighborGraph<T>& graph, index_t m, LandmarkIsomapModel<T>& model,
+                         const ProgressCallback& progress) const {
     const index_t n = graph.size();
     model.landmark_geodesics.resize(m, n);
     std::vector<double> nearest(std::size_t(n), std::numeric_limits<double>::infinity());
@@ -290,6 +299,7 @@ struct LandmarkIsomap {
           next = j;
         }
       }
+      report_progress(progress, double(a + 1) / double(m), "LandmarkIsomap: max-min landmarks");
     }
   }
 

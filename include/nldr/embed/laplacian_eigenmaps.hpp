@@ -13,6 +13,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -44,6 +45,9 @@ struct LaplacianEigenmapsOptions {
   /// and weights stay well away from 0 and 1 whatever the data's scale.
   double t = 0;
   BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings
+  /// Optional progress and cancel hook (core/progress.hpp): 0.1 once the Laplacian is built (O(N k)),
+  /// then the eigensolver 0.1 .. 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted Laplacian Eigenmaps: coordinates f = D^-1/2 u, eigenvalues lambda of L f = lambda D f,
@@ -198,17 +202,20 @@ struct LaplacianEigenmaps {
     LaplacianEigenmapsModel<T> result;
     const detail::NormalizedLaplacian laplacian = detail::normalized_laplacian(graph, options.t, result.times);
     result.t = laplacian.t;
+    report_progress(options.progress, 0.1, "laplacian-eigenmaps");
 
     Stopwatch clock;
     // L_sym D^1/2 1 = 0: deflate D^1/2 1.
     const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.eigen,
-                                                 "laplacian-eigenmaps", laplacian.inv_sqrt_degree.cwiseInverse());
+                                                 "laplacian-eigenmaps", laplacian.inv_sqrt_degree.cwiseInverse(),
+                                                 progress_part(options.progress, 0.1, 1));
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, laplacian.inv_sqrt_degree);
     clock.restart();
     result.transform_k = routines::typical_degree(graph, 1);
     result.training = PointIndex<T>(X.template cast<T>());
     result.times.add("index", clock.seconds());
+    report_progress(options.progress, 1, "laplacian-eigenmaps");
     return result;
   }
 };

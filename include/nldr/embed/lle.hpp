@@ -16,6 +16,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -60,6 +61,9 @@ struct LleOptions {
   double hessian_tol = 1e-4;                ///< HLLE: Hessian-estimator columns whose sum is below this are not rescaled, >= 0
   double modified_tol = 1e-12;              ///< MLLE: a Householder vector shorter than this is taken as 0, >= 0
   BottomEigenOptions eigen{};               ///< bottom-eigenpair solver settings
+  /// Optional progress and cancel hook (core/progress.hpp): the local weights report 0 .. 0.5 by
+  /// blocks of ~1% of the points, the eigensolver 0.5 .. 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted LLE: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M
@@ -189,16 +193,20 @@ inline double modified_lle_ratio(const Eigen::VectorXd& values, Eigen::Index dim
 /// errors[i] receives the reconstruction error of w.
 template <Real T>
 SparseLower modified_lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t dim, double reg,
-                                double modified_tol, std::vector<double>& errors, StageTimes& times) {
+                                double modified_tol, std::vector<double>& errors, StageTimes& times,
+                                const ProgressCallback& progress = {}) {
   const index_t n = graph.size();
   const Eigen::Index d = dim, d_in = points.cols();
   Stopwatch clock;
   std::vector<double> ratios(static_cast<std::size_t>(n));
-  parallel_for(0, n, [&](std::int64_t i) {
-    const auto members = graph.neighbors(index_t(i));
-    const LocalSpectrum local = gram_spectrum(neighborhood(points, members, points.row(i)));
-    ratios[i] = modified_lle_ratio(local.values, d, std::min<Eigen::Index>(Eigen::Index(members.size()), d_in));
-  });
+  parallel_for_reporting(
+      0, n,
+      [&](std::int64_t i) {
+        const auto members = graph.neighbors(index_t(i));
+        const LocalSpectrum local = gram_spectrum(neighborhood(points, members, points.row(i)));
+        ratios[i] = modified_lle_ratio(local.values, d, std::min<Eigen::Index>(Eigen::Index(members.size()), d_in));
+      },
+      progress_part(progress, 0, 0.5), "the local spectra");
   // np.median: the mean of the two middle values for even N.
   std::vector<double> sorted = ratios;
   std::sort(sorted.begin(), sorted.end());
@@ -236,17 +244,18 @@ SparseLower modified_lle_matrix(const Matrix<double>& points, const NeighborGrap
         block.row(0).tail(k) = -row_sums.transpose();
         block.bottomRightCorner(k, k) = Wi * Wi.transpose();
       },
-      times);
+      times, progress_part(progress, 0.5, 1));
   times.stages[times.stages.size() - 2].second += ratio_seconds;  // the eta pass is part of the weights stage
   return M;
 }
 
 /// The LLE matrix M of `options.variant` (lower triangle, N x N) for points (N x D) and the graph's
 /// neighbor lists; errors[i] (size N) receives point i's weight reconstruction error (standard, modified).
-/// Records the "weights" and "assembly" stages. Inputs are assumed validated (see embed()).
+/// Records the "weights" and "assembly" stages; `progress` hears the local weights done. Inputs are
+/// assumed validated (see embed()).
 template <Real T>
 SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, const LleOptions& options,
-                       std::vector<double>& errors, StageTimes& times) {
+                       std::vector<double>& errors, StageTimes& times, const ProgressCallback& progress = {}) {
   SparseLower M;
   switch (options.variant) {
     case LleVariant::standard:
@@ -258,10 +267,10 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
             v << 1.0, -w;
             block = v * v.transpose();
           },
-          times);
+          times, progress);
       break;
     case LleVariant::modified:
-      M = modified_lle_matrix(points, graph, options.dim, options.reg, options.modified_tol, errors, times);
+      M = modified_lle_matrix(points, graph, options.dim, options.reg, options.modified_tol, errors, times, progress);
       break;
     case LleVariant::hessian:
       M = assemble_blocks(
@@ -269,7 +278,7 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
           [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
             hessian_block(points, graph.neighbors(i), options.dim, options.hessian_tol, block);
           },
-          times);
+          times, progress);
       break;
   }
   return M;
@@ -278,27 +287,30 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
 #if defined(NLDR_HAVE_SUITESPARSE)
 /// A = I - W (N x N) for standard LLE's LU path (gram_eigen.hpp): row i holds 1 at i and -w_ij at
 /// its neighbors j; errors[i] receives point i's reconstruction error. Records the "weights" and
-/// "assembly" stages.
+/// "assembly" stages; `progress` hears the weights done.
 template <Real T>
 SparseSquare lle_weight_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, double reg,
-                               std::vector<double>& errors, StageTimes& times) {
+                               std::vector<double>& errors, StageTimes& times, const ProgressCallback& progress = {}) {
   Stopwatch clock;
   const index_t n = graph.size();
   std::vector<int> offsets(std::size_t(n) + 1, 0);
   for (index_t i = 0; i < n; ++i) offsets[i + 1] = offsets[i] + int(graph.degree(i)) + 1;
   std::vector<int> columns(std::size_t(offsets.back()));
   std::vector<double> values(columns.size());
-  parallel_for(0, n, [&](std::int64_t i) {
-    const Eigen::VectorXd w = point_weights(points, graph, index_t(i), reg, errors[i]);
-    const auto neighbors = graph.neighbors(index_t(i));
-    int e = offsets[i];
-    columns[e] = int(i);
-    values[e++] = 1.0;
-    for (std::size_t a = 0; a < neighbors.size(); ++a, ++e) {
-      columns[e] = neighbors[a];
-      values[e] = -w[Eigen::Index(a)];
-    }
-  });
+  parallel_for_reporting(
+      0, n,
+      [&](std::int64_t i) {
+        const Eigen::VectorXd w = point_weights(points, graph, index_t(i), reg, errors[i]);
+        const auto neighbors = graph.neighbors(index_t(i));
+        int e = offsets[i];
+        columns[e] = int(i);
+        values[e++] = 1.0;
+        for (std::size_t a = 0; a < neighbors.size(); ++a, ++e) {
+          columns[e] = neighbors[a];
+          values[e] = -w[Eigen::Index(a)];
+        }
+      },
+      progress, "the local weights");
   times.add("weights", clock.seconds());
   clock.restart();
   const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor, int>> rows(
@@ -340,24 +352,28 @@ struct LocallyLinearEmbedding {
     std::vector<double> errors(std::size_t(graph.size()), 0.0);
     const int nev = int(options.dim) + 1;
     std::optional<detail::BottomEigenpairs> pairs;
+    ProgressCallback weights_progress = progress_part(options.progress, 0, 0.5);
+    const ProgressCallback eigen_progress = progress_part(options.progress, 0.5, 1);
 #if defined(NLDR_HAVE_SUITESPARSE)
     if (options.variant == LleVariant::standard && detail::use_weights_lu(options.eigen, X.rows(), nev)) {
-      const detail::SparseSquare A = detail::lle_weight_matrix(points, graph, options.reg, errors, result.times);
+      const detail::SparseSquare A =
+          detail::lle_weight_matrix(points, graph, options.reg, errors, result.times, weights_progress);
       Stopwatch clock;
-      pairs = detail::gram_bottom_eigenpairs(A, nev, options.eigen, method);
+      pairs = detail::gram_bottom_eigenpairs(A, nev, options.eigen, method, eigen_progress);
       result.times.add("eigensolve", clock.seconds());
       if (!pairs && options.eigen.factorization == Factorization::lu)
         throw convergence_error(method + ": the sparse LU of I - W failed (singular or too ill-conditioned): check "
                                          "the input for duplicate points, raise reg, or use "
                                          "eigen.factorization = supernodal");
+      weights_progress = progress_part(options.progress, 0.5, 0.5);  // weights again: the fraction stays
     }
 #endif
     if (!pairs) {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
-      const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times);
+      const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times, weights_progress);
       Stopwatch clock;
       // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
       // block columns are orthogonal to 1), so M 1 = 0: deflate it.
-      pairs = detail::bottom_eigenpairs(M, nev, options.eigen, method, Eigen::VectorXd::Ones(M.rows()));
+      pairs = detail::bottom_eigenpairs(M, nev, options.eigen, method, Eigen::VectorXd::Ones(M.rows()), eigen_progress);
       result.times.add("eigensolve", clock.seconds());
     }
     detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
@@ -371,6 +387,7 @@ struct LocallyLinearEmbedding {
     result.transform_k = routines::typical_degree(graph, options.dim + 1);
     result.training = PointIndex<T>(X.template cast<T>());
     result.times.add("index", clock.seconds());
+    report_progress(options.progress, 1, method);
     return result;
   }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -41,6 +42,9 @@ namespace nldr {
 struct LtsaOptions {
   index_t dim = 2;                 ///< target dimension d, 1 <= d <= D and d + 1 < N
   BottomEigenOptions eigen{};  ///< bottom-eigenpair solver settings
+  /// Optional progress and cancel hook (core/progress.hpp): the local bases report 0 .. 0.5 by
+  /// blocks of ~1% of the points, the eigensolver 0.5 .. 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted LTSA: N x d coordinates (unit-norm orthogonal columns), the d eigenvalues of the
@@ -107,9 +111,11 @@ struct LtsaModel : Embedding<T> {
 namespace detail {
 
 /// The LTSA alignment matrix B (lower triangle, N x N) for points (N x D) and the graph's lists, with
-/// d tangent directions per neighborhood. Records the "weights" and "assembly" stages.
+/// d tangent directions per neighborhood. Records the "weights" and "assembly" stages; `progress`
+/// hears the local bases done.
 template <Real T>
-SparseLower ltsa_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t dim, StageTimes& times) {
+SparseLower ltsa_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t dim, StageTimes& times,
+                        const ProgressCallback& progress = {}) {
   const IndexSets sets = index_sets(graph, true);
   const Eigen::Index d = dim;
   return assemble_blocks(
@@ -124,7 +130,7 @@ SparseLower ltsa_matrix(const Matrix<double>& points, const NeighborGraph<T>& gr
         block = -G * G.transpose();
         block.diagonal().array() += 1.0;
       },
-      times);
+      times, progress);
 }
 
 }  // namespace detail
@@ -155,17 +161,20 @@ struct Ltsa {
     const Matrix<double> points = X.template cast<double>();
     LtsaModel<T> result;
     const Eigen::Index d = options.dim;
-    const detail::SparseLower B = detail::ltsa_matrix(points, graph, options.dim, result.times);
+    const detail::SparseLower B =
+        detail::ltsa_matrix(points, graph, options.dim, result.times, progress_part(options.progress, 0, 0.5));
 
     Stopwatch clock;
     // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
-    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()));
+    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
+                                                 progress_part(options.progress, 0.5, 1));
     result.times.add("eigensolve", clock.seconds());
     detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
     clock.restart();
     result.transform_k = routines::typical_degree(graph, options.dim + 1);
     result.training = PointIndex<T>(X.template cast<T>());
     result.times.add("index", clock.seconds());
+    report_progress(options.progress, 1, "ltsa");
     return result;
   }
 };

@@ -9,6 +9,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/precomputed.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -39,6 +40,9 @@ struct MdsOptions {
   TopEigenOptions eigen{};
   /// Memory limit in bytes for the N x N matrix (0: the memory available now).
   std::uint64_t memory_limit = 0;
+  /// Optional progress and cancel hook (core/progress.hpp): the N x N matrix reports 0 .. 0.3 by
+  /// rows, the eigensolver 0.3 .. 1 (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted classical MDS: coordinates (N x d) = eigenvectors scaled by sqrt(max(lambda, 0)),
@@ -148,11 +152,13 @@ struct ClassicalMds {
     Stopwatch watch;
     const Matrix<T> centered = X.rowwise() - X.colwise().mean();
     Matrix<T> gram(n, n);
-    parallel_for(0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); });
+    parallel_for_reporting(
+        0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); },
+        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
     model.times.add("gram", watch.seconds());
     // B = X_c X_c^T is positive semidefinite: it has no negative eigenvalue to look for.
     const routines::Scaling scaling = routines::scale_centered(gram, options.dim, 0, options.eigen, "ClassicalMds",
-                                                               model.times);
+                                                               model.times, progress_part(options.progress, 0.3, 1));
     fill(model, scaling);
     if (options.negative_eigenvalues > 0) model.negative_status = SolverStatus::success;
     model.mean = X.colwise().mean().transpose();
@@ -178,18 +184,21 @@ struct ClassicalMds {
     MdsModel<T> model;
     Stopwatch watch;
     Matrix<T> squared(n, n);
-    parallel_for(0, n, [&](std::int64_t i) {
-      for (Eigen::Index j = 0; j < n; ++j) {
-        const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
-        squared(i, j) = T(d * d);
-      }
-    });
+    parallel_for_reporting(
+        0, n,
+        [&](std::int64_t i) {
+          for (Eigen::Index j = 0; j < n; ++j) {
+            const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
+            squared(i, j) = T(d * d);
+          }
+        },
+        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
     model.mean_squared = squared.template cast<double>().rowwise().mean();
     routines::double_center_squared(squared);
     model.times.add("centering", watch.seconds());
     const routines::Scaling scaling =
         routines::scale_centered(squared, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
-                                 model.times);
+                                 model.times, progress_part(options.progress, 0.3, 1));
     fill(model, scaling);
     model.from_distances = true;
     model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -49,6 +50,10 @@ struct PcaOptions {
   int power_iterations = 4;
   /// Seed of the random test matrix (randomized path only).
   std::uint64_t seed = 0;
+  /// Optional progress and cancel hook (core/progress.hpp): 0.1 after the centering; the randomized
+  /// path 0.1 .. 0.9 by passes over the data (the covariance path, one O(N D^2) product, reports
+  /// nothing in between); 1 at the end (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted PCA: the training embedding plus what `transform` needs.
@@ -129,6 +134,7 @@ struct Pca {
     const Eigen::MatrixXd centered = X.template cast<double>().rowwise() - mean;
     model.total_variance = centered.squaredNorm() / double(n - 1);
     model.times.add("centering", watch.seconds());
+    report_progress(options.progress, 0.1, "PCA");
 
     watch.restart();
     const bool randomized = options.algorithm == PcaAlgorithm::randomized ||
@@ -159,6 +165,7 @@ struct Pca {
                                  : Vector<T>(Vector<T>::Zero(options.dim));
     model.coordinates = (centered * axes).template cast<T>();
     model.times.add("projection", watch.seconds());
+    report_progress(options.progress, 1, "PCA");
     return model;
   }
 
@@ -175,10 +182,16 @@ struct Pca {
       const Eigen::HouseholderQR<Eigen::MatrixXd> qr(m);
       return qr.householderQ() * Eigen::MatrixXd::Identity(m.rows(), m.cols());
     };
+    // The range finder and each power iteration are one pass (or two) over the data.
+    const auto passes_done = [&](int passes) {
+      report_progress(options.progress, 0.1 + 0.8 * passes / (options.power_iterations + 1.0), "PCA");
+    };
     Eigen::MatrixXd basis = orthonormal(centered * test);  // N x width
+    passes_done(1);
     for (int q = 0; q < options.power_iterations; ++q) {
       const Eigen::MatrixXd row_basis = orthonormal(centered.transpose() * basis);  // D x width
       basis = orthonormal(centered * row_basis);
+      passes_done(q + 2);
     }
     const Eigen::MatrixXd small = basis.transpose() * centered;  // width x D
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(small, Eigen::ComputeThinV);

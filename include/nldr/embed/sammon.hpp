@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -35,7 +36,10 @@ struct SammonOptions {
   /// Stop when one step lowers Sammon's stress by less than this fraction of it, >= 0
   /// (MASS::sammon's tol = 1e-4 is the same test on its own steps).
   double tolerance = 1e-5;
-  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
+  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
+  /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
+  /// (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted Sammon mapping.
@@ -156,7 +160,8 @@ struct Sammon {
   SammonModel<T> solve(Matrix<double> delta, const char* name, Stopwatch& clock) const {
     const Eigen::Index n = delta.rows();
     const detail::MajorizationSettings settings{options.dim,  options.init,           options.n_init,
-                                                options.seed, options.max_iterations, options.tolerance};
+                                                options.seed, options.max_iterations, options.tolerance,
+                                                options.progress};
     detail::validate_settings(settings, n);
     detail::MajorizationProblem problem{std::move(delta), Matrix<double>(n, n), false, TieApproach::primary};
     double total = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -35,7 +36,10 @@ struct SmacofOptions {
   int max_iterations = 300;    ///< Guttman transforms per run, >= 1 (scikit-learn's max_iter)
   /// Stop when one transform lowers the raw stress by less than this fraction of it, >= 0.
   double tolerance = 1e-4;
-  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
+  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
+  /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
+  /// (docs/tool.md, "Progress and logging").
+  ProgressCallback progress{};
 };
 
 /// A fitted SMACOF: the configuration, every stress normalization, and what transform() needs.
@@ -234,7 +238,8 @@ struct Smacof {
     if (options.ties != TieApproach::primary && options.ties != TieApproach::secondary)
       throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
     const detail::MajorizationSettings settings{options.dim,           options.init,       options.n_init,
-                                                options.seed,          options.max_iterations, options.tolerance};
+                                                options.seed,          options.max_iterations, options.tolerance,
+                                                options.progress};
     detail::validate_settings(settings, problem.delta.rows());
     Stopwatch clock;
     detail::MajorizationResult best = detail::majorize(problem, settings, "Smacof");

@@ -185,7 +185,7 @@ CoRankingSummary coranking_summary(const A& X, const B& Y, std::optional<index_t
   const index_t cap = k_max.value_or(n - 2);
   validate_rank_k(cap, n, k_name);
   CoRankingBuilder builder(n, cap);
-  accumulate_ranks(x, y, cap, mode, builder);
+  accumulate_ranks(x, y, cap, mode, {}, builder);
   return builder.finish();
 }
 

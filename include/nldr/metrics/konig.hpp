@@ -63,7 +63,7 @@ double konig(const A& X, const B& Y, index_t k1, index_t k2) {
   const index_t n = detail::validate_pair(x, y);
   detail::validate_konig(k1, k2, n);
   detail::KonigAccumulator accumulator(n, k1, k2);
-  detail::accumulate_ranks(x, y, k1, detail::RankMode::automatic, accumulator);
+  detail::accumulate_ranks(x, y, k1, detail::RankMode::automatic, {}, accumulator);
   return accumulator.finish();
 }
 

@@ -101,7 +101,7 @@ Mrre mrre(const A& X, const B& Y, index_t k, MrreDenominator denominator = MrreD
   const index_t n = detail::validate_pair(x, y);
   detail::validate_rank_k(k, n, "k");
   detail::MrreAccumulator accumulator(n, k, denominator);
-  detail::accumulate_ranks(x, y, k, detail::RankMode::automatic, accumulator);
+  detail::accumulate_ranks(x, y, k, detail::RankMode::automatic, {}, accumulator);
   return accumulator.finish();
 }
 

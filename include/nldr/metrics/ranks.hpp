@@ -12,6 +12,7 @@
 #pragma once
 
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/metrics/input.hpp>
 
@@ -180,13 +181,15 @@ struct RankScratch {
 /// That is all a measure at any K <= k_cap needs: a pair with both ranks above K counts nowhere.
 /// visit may only write per-point outputs or per-thread integer sums (`thread` < max_threads()),
 /// so results are identical for every thread count. Requires N >= 2, 1 <= k_cap <= N - 1.
+/// `progress` (optional) hears the fraction of the points done, by blocks of ~1% of them.
 template <Real T, class Visit>
-void visit_rank_rows(const InputView<T>& X, const InputView<T>& Y, index_t k_cap, RankMode mode, Visit&& visit) {
+void visit_rank_rows(const InputView<T>& X, const InputView<T>& Y, index_t k_cap, RankMode mode, Visit&& visit,
+                     const ProgressCallback& progress = {}) {
   const index_t n = X.rows();
   k_cap = std::clamp<index_t>(k_cap, 1, n - 1);
   if (mode == RankMode::automatic) mode = std::int64_t(k_cap) * 8 >= n ? RankMode::full : RankMode::bounded;
   std::vector<RankScratch<T>> scratch(static_cast<std::size_t>(max_threads()));
-  parallel_for(
+  parallel_for_reporting(
       0, n,
       [&](std::int64_t point) {
         const auto i = index_t(point);
@@ -233,17 +236,18 @@ void visit_rank_rows(const InputView<T>& X, const InputView<T>& Y, index_t k_cap
         }
         visit(i, std::span<const RankPair>(s.row), thread);
       },
-      4);
+      progress, "the rank measures", 4);
 }
 
 /// One engine pass feeding every accumulator: each has add(i, row, thread) under the rules of
-/// visit_rank_rows().
+/// visit_rank_rows(); `progress` as there.
 template <Real T, class... Accumulators>
 void accumulate_ranks(const InputView<T>& X, const InputView<T>& Y, index_t k_cap, RankMode mode,
-                      Accumulators&... accumulators) {
-  visit_rank_rows(X, Y, k_cap, mode, [&](index_t i, std::span<const RankPair> row, int thread) {
-    (accumulators.add(i, row, thread), ...);
-  });
+                      const ProgressCallback& progress, Accumulators&... accumulators) {
+  visit_rank_rows(
+      X, Y, k_cap, mode,
+      [&](index_t i, std::span<const RankPair> row, int thread) { (accumulators.add(i, row, thread), ...); },
+      progress);
 }
 
 }  // namespace nldr::metrics::detail

@@ -4,6 +4,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/pruning.hpp>
@@ -100,6 +101,9 @@ struct GaussianPrunedOptions {
   index_t min_neighbors = 1;
   /// Re-add the shortest pruned candidates that rejoin components split by pruning.
   bool reconnect = true;
+  /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
+  /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
+  ProgressCallback progress{};
 };
 
 /// Gaussian-fit pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by default, every
@@ -139,7 +143,7 @@ struct GaussianPruned {
       throw_invalid("keep_fraction", "keep_fraction = ", options.keep_fraction,
                     " must lie in (0, 1] (Roy 2015 keeps k' = 0.68 k)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
     const NeighborGraph<T>& graph = cand.graph;
     const PointsRef<T> ref(X.derived());
     const detail::PointRows<T> rows(ref);

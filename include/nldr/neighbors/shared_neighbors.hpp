@@ -4,6 +4,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/pruning.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -27,6 +28,9 @@ struct SharedNeighborsOptions {
   index_t min_neighbors = 1;
   /// Re-add the shortest pruned candidates that rejoin components split by pruning.
   bool reconnect = true;
+  /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
+  /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
+  ProgressCallback progress{};
 };
 
 /// Shared-nearest-neighbor pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by
@@ -62,7 +66,7 @@ struct SharedNeighbors {
       throw_invalid("ratio", "ratio = ", options.ratio,
                     " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (Roy 2015 uses 0.4)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
     const NeighborGraph<T>& graph = cand.graph;
     const index_t n = graph.size();
     const auto offsets = graph.offsets();

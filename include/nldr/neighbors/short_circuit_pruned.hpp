@@ -4,6 +4,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/pruning.hpp>
@@ -69,6 +70,9 @@ struct ShortCircuitOptions {
   index_t min_neighbors = 1;
   /// Re-add the shortest pruned candidates that rejoin components split by pruning.
   bool reconnect = true;
+  /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
+  /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
+  ProgressCallback progress{};
 };
 
 /// Short-circuit pruning. Candidates: the lists of `candidates`, kNN with a relatively large K
@@ -122,7 +126,7 @@ struct ShortCircuitPruned {
       throw_invalid("threshold", "threshold = ", options.threshold,
                     " must be >= 0 (Xia et al. 2008 prune empty boxes: 0)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X);
+    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
     const NeighborGraph<T>& graph = cand.graph;
     const index_t n = graph.size();
     for (index_t i = 0; i < n; ++i)

@@ -147,19 +147,12 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
                "use fewer sources (e.g. landmarks) or float storage", memory_limit);
   Matrix<S> result(rows, n);
   std::vector<detail::DijkstraWorkspace> workspaces(std::size_t(std::max(1, max_threads())));
-  // Without a callback one parallel loop; with one, blocks of ~1% of the sources between reports
-  // (each block still in parallel, so the callback costs one barrier per block).
-  const std::int64_t block = progress ? std::max<std::int64_t>(64, rows / 100) : std::max<std::int64_t>(rows, 1);
-  for (std::int64_t begin = 0; begin < rows; begin += block) {
-    parallel_for(
-        begin, std::min(rows, begin + block),
-        [&](std::int64_t r) {
-          workspaces[std::size_t(thread_index())].run(graph, sources[r],
-                                                      std::span<S>(result.row(r).data(), std::size_t(n)));
-        },
-        4);
-    report_progress(progress, double(std::min(rows, begin + block)) / double(rows), "shortest paths");
-  }
+  parallel_for_reporting(
+      0, rows,
+      [&](std::int64_t r) {
+        workspaces[std::size_t(thread_index())].run(graph, sources[r], std::span<S>(result.row(r).data(), std::size_t(n)));
+      },
+      progress, "shortest paths", 4);
   return result;
 }
 

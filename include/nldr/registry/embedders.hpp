@@ -10,6 +10,7 @@
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/diffusion_maps.hpp>
+#include <nldr/embed/embedder.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/embed/landmark_isomap.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
@@ -47,8 +48,8 @@ struct FitInput {
   const Matrix<T>* distances = nullptr;
   /// The graph's distances are to be used as given (a user's graph file) rather than recomputed.
   bool graph_lengths_given = false;
-  /// Optional progress and cancel hook (core/progress.hpp), passed to the methods that report
-  /// progress (isomap: its shortest paths and eigensolve); the others ignore it.
+  /// Optional progress and cancel hook (core/progress.hpp), given to every method as its options'
+  /// `progress` (detail::fit_method); what each reports: docs/tool.md, "Progress and logging".
   const ProgressCallback* progress = nullptr;
 };
 
@@ -131,6 +132,21 @@ EmbedderInfo embedder(std::string_view name, std::span<const std::string_view> a
           &fit_any<double, Fit>,
           &load_any<float, Model>,
           &load_any<double, Model>};
+}
+
+/// Fits `method` (an embedder of embed/embedder.hpp with an `options.progress` member) to `in`
+/// with the input's progress hook: graph embedders on the points and graph, the others on the
+/// distances when given, else on the points.
+template <class Method, Real T>
+auto fit_method(Method method, const FitInput<T>& in) {
+  method.options.progress = in.progress ? *in.progress : ProgressCallback{};
+  if constexpr (GraphEmbedder<Method, T>) {
+    return method.fit(*in.points, *in.graph);
+  } else if constexpr (DistanceEmbedder<Method, T>) {
+    return in.distances ? method.fit(precomputed(*in.distances)) : method.fit(*in.points);
+  } else {
+    return method.fit(*in.points);
+  }
 }
 
 // Parameters shared by several methods: one spec each.
@@ -272,8 +288,7 @@ struct FitSmacof {
                           .max_iterations = int(a.integer("max_iterations")),
                           .tolerance = a.real("relative_tolerance")};
     if constexpr (!metric) options.ties = a.text("ties") == "secondary" ? TieApproach::secondary : TieApproach::primary;
-    const Smacof smacof{options};
-    return in.distances ? smacof.fit(precomputed(*in.distances)) : smacof.fit(*in.points);
+    return fit_method(Smacof{options}, in);
   }
 };
 
@@ -291,7 +306,7 @@ struct FitLle {
       options.hessian_tol = a.real("hessian_tol");
     else
       options.reg = a.real("reg");
-    return LocallyLinearEmbedding{options}.fit(*in.points, *in.graph);
+    return fit_method(LocallyLinearEmbedding{options}, in);
   }
 };
 
@@ -302,46 +317,45 @@ const std::vector<EmbedderInfo>& embedder_table() {
       embedder<PcaModel>("pca", no_aliases, "principal component analysis (linear)", from_points, pca_parameters,
                          one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
                            const std::string& algorithm = a.text("algorithm");
-                           return Pca{{.dim = a.index("dim"),
-                                       .algorithm = algorithm == "covariance"   ? PcaAlgorithm::covariance
-                                                    : algorithm == "randomized" ? PcaAlgorithm::randomized
-                                                                                : PcaAlgorithm::automatic,
-                                       .seed = std::uint64_t(a.integer("seed"))}}
-                               .fit(*in.points);
+                           return fit_method(Pca{{.dim = a.index("dim"),
+                                                  .algorithm = algorithm == "covariance"   ? PcaAlgorithm::covariance
+                                                               : algorithm == "randomized" ? PcaAlgorithm::randomized
+                                                                                           : PcaAlgorithm::automatic,
+                                                  .seed = std::uint64_t(a.integer("seed"))}},
+                                             in);
                          }),
       embedder<MdsModel>("mds", mds_aliases, "classical (Torgerson) multidimensional scaling",
                          from_points | from_distances, mds_parameters, one_neighbor,
                          []<Real T>(const FitInput<T>& in, const Arguments& a) {
-                           const ClassicalMds mds{{.dim = a.index("dim"),
-                                                   .negative_eigenvalues = a.index("negative_eigenvalues"),
-                                                   .eigen = top_eigen(a)}};
-                           return in.distances ? mds.fit(precomputed(*in.distances)) : mds.fit(*in.points);
+                           return fit_method(ClassicalMds{{.dim = a.index("dim"),
+                                                           .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                                           .eigen = top_eigen(a)}},
+                                             in);
                          }),
       embedder<IsomapModel>("isomap", no_aliases, "geodesic distances along the graph, then classical MDS",
                             needs_graph, isomap_parameters, one_neighbor,
                             []<Real T>(const FitInput<T>& in, const Arguments& a) {
-                              return Isomap{{.dim = a.index("dim"),
-                                             .storage = a.text("storage") == "float" ? GeodesicStorage::single
-                                                                                     : GeodesicStorage::input,
-                                             .edge_lengths = edge_lengths(a, in.graph_lengths_given),
-                                             .negative_eigenvalues = a.index("negative_eigenvalues"),
-                                             .seed = std::uint64_t(a.integer("seed")),
-                                             .eigen = top_eigen(a),
-                                             .progress = in.progress ? *in.progress : ProgressCallback{}}}
-                                  .fit(*in.points, *in.graph);
+                              return fit_method(Isomap{{.dim = a.index("dim"),
+                                                        .storage = a.text("storage") == "float" ? GeodesicStorage::single
+                                                                                                : GeodesicStorage::input,
+                                                        .edge_lengths = edge_lengths(a, in.graph_lengths_given),
+                                                        .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                                        .seed = std::uint64_t(a.integer("seed")),
+                                                        .eigen = top_eigen(a)}},
+                                                in);
                             }),
       embedder<LandmarkIsomapModel>(
           "landmark-isomap", no_aliases, "Isomap through m landmarks (O(m N) memory)", needs_graph,
           landmark_isomap_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
-            return LandmarkIsomap{{.dim = a.index("dim"),
-                                   .landmarks = a.index("landmarks"),
-                                   .selection = a.text("selection") == "max-min" ? LandmarkSelection::max_min
-                                                                                 : LandmarkSelection::random,
-                                   .edge_lengths = edge_lengths(a, in.graph_lengths_given),
-                                   .seed = std::uint64_t(a.integer("seed")),
-                                   .negative_eigenvalues = a.index("negative_eigenvalues"),
-                                   .eigen = top_eigen(a)}}
-                .fit(*in.points, *in.graph);
+            return fit_method(LandmarkIsomap{{.dim = a.index("dim"),
+                                              .landmarks = a.index("landmarks"),
+                                              .selection = a.text("selection") == "max-min" ? LandmarkSelection::max_min
+                                                                                            : LandmarkSelection::random,
+                                              .edge_lengths = edge_lengths(a, in.graph_lengths_given),
+                                              .seed = std::uint64_t(a.integer("seed")),
+                                              .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                              .eigen = top_eigen(a)}},
+                              in);
           }),
       embedder<LleModel>("lle", no_aliases, "locally linear embedding (Roweis & Saul 2000)", needs_graph,
                          lle_parameters, lle_neighbors, FitLle<LleVariant::standard>{}),
@@ -352,34 +366,34 @@ const std::vector<EmbedderInfo>& embedder_table() {
       embedder<LtsaModel>("ltsa", no_aliases, "local tangent space alignment (Zhang & Zha 2004)", needs_graph,
                           bottom_eigen_parameters, ltsa_neighbors,
                           []<Real T>(const FitInput<T>& in, const Arguments& a) {
-                            return Ltsa{{.dim = a.index("dim"), .eigen = bottom_eigen(a)}}.fit(*in.points, *in.graph);
+                            return fit_method(Ltsa{{.dim = a.index("dim"), .eigen = bottom_eigen(a)}}, in);
                           }),
       embedder<LaplacianEigenmapsModel>(
           "laplacian-eigenmaps", laplacian_aliases, "Laplacian Eigenmaps (Belkin & Niyogi 2003)", needs_graph,
           laplacian_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
-            return LaplacianEigenmaps{{.dim = a.index("dim"), .t = a.real("heat_t"), .eigen = bottom_eigen(a)}}.fit(
-                *in.points, *in.graph);
+            return fit_method(
+                LaplacianEigenmaps{{.dim = a.index("dim"), .t = a.real("heat_t"), .eigen = bottom_eigen(a)}}, in);
           }),
       embedder<DiffusionMapsModel>(
           "diffusion-maps", no_aliases, "diffusion maps (Coifman & Lafon 2006)", needs_graph,
           diffusion_maps_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
-            return DiffusionMaps{{.dim = a.index("dim"),
-                                  .alpha = a.real("alpha"),
-                                  .diffusion_time = a.real("diffusion_time"),
-                                  .bandwidth = a.real("bandwidth"),
-                                  .eigen = bottom_eigen(a)}}
-                .fit(*in.points, *in.graph);
+            return fit_method(DiffusionMaps{{.dim = a.index("dim"),
+                                             .alpha = a.real("alpha"),
+                                             .diffusion_time = a.real("diffusion_time"),
+                                             .bandwidth = a.real("bandwidth"),
+                                             .eigen = bottom_eigen(a)}},
+                              in);
           }),
       embedder<SammonModel>("sammon", no_aliases, "Sammon's mapping (Sammon 1969) by stress majorization",
                             from_points | from_distances, sammon_parameters, one_neighbor,
                             []<Real T>(const FitInput<T>& in, const Arguments& a) {
-                              const Sammon sammon{{.dim = a.index("dim"),
-                                                   .init = majorization_init(a),
-                                                   .n_init = int(a.integer("n_init")),
-                                                   .seed = std::uint64_t(a.integer("seed")),
-                                                   .max_iterations = int(a.integer("max_iterations")),
-                                                   .tolerance = a.real("relative_tolerance")}};
-                              return in.distances ? sammon.fit(precomputed(*in.distances)) : sammon.fit(*in.points);
+                              return fit_method(Sammon{{.dim = a.index("dim"),
+                                                        .init = majorization_init(a),
+                                                        .n_init = int(a.integer("n_init")),
+                                                        .seed = std::uint64_t(a.integer("seed")),
+                                                        .max_iterations = int(a.integer("max_iterations")),
+                                                        .tolerance = a.real("relative_tolerance")}},
+                                                in);
                             }),
       embedder<SmacofModel>("smacof", no_aliases, "metric MDS by SMACOF (de Leeuw 1977)", from_points | from_distances,
                             smacof_parameters, one_neighbor, FitSmacof<true>{}),

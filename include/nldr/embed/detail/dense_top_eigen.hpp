@@ -10,7 +10,9 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/detail/reporting_operator.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 
@@ -93,11 +95,15 @@ struct TopEigenpairs {
 
 /// Solves for the extreme eigenpairs of the symmetric N x N `matrix`; requires
 /// 1 <= top < N and 0 <= bottom <= N - top. `method` names the caller in error messages.
+/// `progress` (optional) hears k / (k + ncv) after the k-th mat-vec of the top solve, and the same on
+/// [1/2, 1) for the bottom one when asked for (reporting_operator.hpp); the dense decomposition
+/// reports nothing before it ends, and the caller reports the end.
 /// \throws nldr::convergence_error when Lanczos does not converge for the top pairs (naming nev, ncv
-/// and maxit); a failure for the bottom values only sets smallest_status.
+/// and maxit); a failure for the bottom values only sets smallest_status; nldr::cancelled.
 template <Real S>
 TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Eigen::Index bottom,
-                                   const TopEigenOptions& options, const std::string& method) {
+                                   const TopEigenOptions& options, const std::string& method,
+                                   const ProgressCallback& progress = {}) {
   const Eigen::Index n = matrix.rows();
   TopEigenpairs result;
   if (n <= options.dense_below) {
@@ -117,10 +123,14 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
     throw_invalid("max_iterations", "max_iterations = ", options.max_iterations, " must be >= 1");
   if (!(options.tolerance > 0 && options.tolerance < 1))
     throw_invalid("tolerance", "tolerance = ", options.tolerance, " must lie in (0, 1)");
-  const auto solve = [&]<class Operator>(Operator& op, Eigen::Index nev, double tolerance) {
+  // Eigenvalues (and eigenvectors when `vectors` is given) of the nev largest pairs of `op`.
+  const auto solve = [&]<class Operator>(Operator& op, Eigen::Index nev, double tolerance,
+                                         const ProgressCallback& part, Eigen::MatrixXd* vectors) -> Eigen::VectorXd {
     // ncv: Spectra's advice is ncv >= 2 nev; 20 leaves room for a few clustered eigenvalues.
     const Eigen::Index ncv = std::min<Eigen::Index>(n, std::max<Eigen::Index>(2 * nev + 1, 20));
-    Spectra::SymEigsSolver<Operator> solver(op, nev, ncv);
+    OpenEndedProgress products(part, double(ncv), method + ": the eigensolver");
+    ReportingOperator<Operator> reporting(op, products);
+    Spectra::SymEigsSolver<ReportingOperator<Operator>> solver(reporting, nev, ncv);
     solver.init();
     solver.compute(Spectra::SortRule::LargestAlge, options.max_iterations, tolerance);
     result.diagnostics.iterations += int(solver.num_iterations());
@@ -130,13 +140,13 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
                                              ", ncv = ", ncv, ", maxit = ", options.max_iterations,
                                              ", tol = ", tolerance,
                                              "): raise the eigensolver's max_iterations or tolerance"));
-    return solver;
+    if (vectors != nullptr) *vectors = solver.eigenvectors();
+    return solver.eigenvalues();
   };
   {
     ParallelSymProduct<S> op(matrix);
-    auto solver = solve(op, top, options.tolerance);
-    result.values = solver.eigenvalues();
-    result.vectors = solver.eigenvectors();
+    result.values =
+        solve(op, top, options.tolerance, progress_part(progress, 0, bottom > 0 ? 0.5 : 1), &result.vectors);
   }
   if (bottom > 0) {
     // A diagnostic: a failure is reported in smallest_status and never fails the embedding. It needs
@@ -145,7 +155,8 @@ TopEigenpairs dense_top_eigenpairs(const Matrix<S>& matrix, Eigen::Index top, Ei
     const double shift = std::max(std::abs(result.values(0)), std::numeric_limits<double>::min());
     ShiftedNegatedProduct<S> op(matrix, shift);
     try {
-      result.smallest = shift - solve(op, bottom, std::max(options.tolerance, smallest_tolerance)).eigenvalues().array();
+      result.smallest = shift - solve(op, bottom, std::max(options.tolerance, smallest_tolerance),
+                                      progress_part(progress, 0.5, 1), nullptr).array();
       result.smallest_status = SolverStatus::success;
     } catch (const convergence_error&) {
       result.smallest_status = SolverStatus::not_converging;

@@ -28,6 +28,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/detail/reporting_operator.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/detail/umfpack_factor.hpp>
 
@@ -115,15 +116,18 @@ class GramPseudoInverse {
 /// graph), values ascending, vectors orthonormal; the first pair is the constant vector. Nothing
 /// when the LU fails (A singular beyond its null vector, or too ill-conditioned at both pins): the
 /// caller then factorizes M instead. Requires 2 <= nev and 2 nev + 1 < N.
+/// `progress` (optional) hears 0.2 after the LU, then 0.2 + 0.8 k / (k + ncv) after the k-th product
+/// (reporting_operator.hpp); the caller reports the end.
 /// \throws nldr::convergence_error when Lanczos does not converge, saying what to try.
 inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare& A, int nev,
                                                               const BottomEigenOptions& options,
-                                                              const std::string& method) {
+                                                              const std::string& method,
+                                                              const ProgressCallback& progress = {}) {
   validate_solver_options(options);
   const Eigen::Index n = A.rows();
   if (options.report_gap)
     return solve_reporting_gap(options, n, nev, [&](const BottomEigenOptions& inner, int count) {
-      return gram_bottom_eigenpairs(A, count, inner, method);
+      return gram_bottom_eigenpairs(A, count, inner, method, progress);
     });
   BottomEigenpairs result;
   Stopwatch factor_clock;
@@ -133,9 +137,13 @@ inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare
   if (!factorized && op.peak() >= 0 && op.peak() != first_pin) factorized = op.factorize(op.peak());
   result.diagnostics.factorization_seconds = factor_clock.seconds();
   if (!factorized) return std::nullopt;
+  report_progress(progress, 0.2, method + ": the eigensolver");
 
   const int wanted = nev - 1;
-  Spectra::SymEigsSolver<GramPseudoInverse> solver(op, wanted, lanczos_vector_count(options, wanted, n));
+  const Eigen::Index ncv = lanczos_vector_count(options, wanted, n);
+  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method + ": the eigensolver");
+  ReportingOperator<GramPseudoInverse> reporting(op, products);
+  Spectra::SymEigsSolver<ReportingOperator<GramPseudoInverse>> solver(reporting, wanted, ncv);
   solver.init();  // Spectra's fixed-seed start vector: deterministic
   solver.compute(Spectra::SortRule::LargestAlge, options.max_iterations, options.tolerance);
   result.diagnostics.solver = "spectra-pseudo-inverse-umfpack-lu";

@@ -8,6 +8,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
@@ -63,8 +64,10 @@ IndexSets index_sets(const NeighborGraph<T>& graph, bool with_self) {
 /// Lower triangle of M = sum_i S_i B_i S_i^T. `local(i, block)` fills the m_i x m_i block B_i of point i
 /// (m_i = size of set i; block arrives zeroed); it runs in parallel and may write per-point side outputs.
 /// Stages timed into `times`: "weights" (the parallel local blocks) and "assembly" (the sparse sum).
+/// `progress` (optional) hears the fraction of the local blocks done, by blocks of ~1% of the points.
 template <class Local>
-SparseLower assemble_blocks(const IndexSets& sets, Local&& local, StageTimes& times) {
+SparseLower assemble_blocks(const IndexSets& sets, Local&& local, StageTimes& times,
+                            const ProgressCallback& progress = {}) {
   Stopwatch clock;
   const index_t n = sets.size();
   std::vector<offset_t> block_offsets(std::size_t(n) + 1, 0);
@@ -73,11 +76,14 @@ SparseLower assemble_blocks(const IndexSets& sets, Local&& local, StageTimes& ti
     block_offsets[i + 1] = block_offsets[i] + m * m;
   }
   std::vector<double> values(std::size_t(block_offsets.back()), 0.0);
-  parallel_for(0, n, [&](std::int64_t i) {
-    const Eigen::Index m = sets.offsets[i + 1] - sets.offsets[i];
-    Eigen::Map<Eigen::MatrixXd> block(values.data() + block_offsets[i], m, m);
-    local(index_t(i), block);
-  });
+  parallel_for_reporting(
+      0, n,
+      [&](std::int64_t i) {
+        const Eigen::Index m = sets.offsets[i + 1] - sets.offsets[i];
+        Eigen::Map<Eigen::MatrixXd> block(values.data() + block_offsets[i], m, m);
+        local(index_t(i), block);
+      },
+      progress, "the local blocks");
 
   times.add("weights", clock.seconds());
   clock.restart();

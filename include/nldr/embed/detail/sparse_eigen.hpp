@@ -23,8 +23,10 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/detail/reporting_operator.hpp>
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
@@ -193,11 +195,12 @@ inline bool use_weights_lu(const BottomEigenOptions& options, index_t n, int nev
          (options.factorization == Factorization::automatic && have_suitesparse() && n >= options.suitesparse_from);
 }
 
-/// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type.
+/// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type. Reports 0.2
+/// after the factorization, then 0.2 + 0.8 k / (k + ncv) after the k-th solve (reporting_operator.hpp).
 template <class Factor>
 BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
                                          const std::string& method, const Eigen::VectorXd& null_vector,
-                                         const char* solver_name) {
+                                         const char* solver_name, const ProgressCallback& progress) {
   const Eigen::Index n = lower.rows();
   BottomEigenpairs result;
   double mean_diagonal = lower.diagonal().sum() / double(n);
@@ -213,6 +216,7 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
     factorized = op.factorize(sigma);
   }
   result.diagnostics.factorization_seconds = factor_clock.seconds();
+  report_progress(progress, 0.2, method + ": the eigensolver");
   if (!factorized)
     throw convergence_error(detail::concat(
         method, ": the sparse factorization of M - sigma I failed down to sigma = ", sigma,
@@ -225,7 +229,10 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
     op.deflate(u);
   }
   const int wanted = deflate ? nev - 1 : nev;
-  Spectra::SymEigsShiftSolver<ShiftInvert<Factor>> solver(op, wanted, lanczos_vector_count(options, wanted, n), sigma);
+  const Eigen::Index ncv = lanczos_vector_count(options, wanted, n);
+  OpenEndedProgress products(progress_part(progress, 0.2, 1), double(ncv), method + ": the eigensolver");
+  ReportingOperator<ShiftInvert<Factor>> reporting(op, products);
+  Spectra::SymEigsShiftSolver<ReportingOperator<ShiftInvert<Factor>>> solver(reporting, wanted, ncv, sigma);
   solver.init();  // Spectra's fixed-seed start vector: deterministic
   solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations, options.tolerance,
                  Spectra::SortRule::SmallestAlge);
@@ -257,18 +264,21 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
 /// The nev smallest eigenpairs of the symmetric PSD matrix whose lower triangle is `lower` (N x N).
 /// Requires 1 <= nev < N. `method` names the caller in error messages. `null_vector`, when given
 /// (N entries, any non-zero scale), is a known vector with M u = 0: it is returned as the first pair
-/// and deflated from the Lanczos iteration, which then finds the other nev - 1.
+/// and deflated from the Lanczos iteration, which then finds the other nev - 1. `progress` (optional)
+/// hears fractions of the solve (see shift_invert_eigenpairs; the dense solver reports nothing before
+/// it ends); the caller reports the end.
 /// \throws nldr::convergence_error when the factorization or the Lanczos iteration fails, saying what to try;
 ///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without SuiteSparse, or
 ///         `lu`, which only standard LLE's own solver takes); nldr::memory_limit_exceeded when the dense
 ///         solver's matrices (3 N^2 doubles) exceed the available memory.
 inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
-                                          const std::string& method, const Eigen::VectorXd& null_vector = {}) {
+                                          const std::string& method, const Eigen::VectorXd& null_vector = {},
+                                          const ProgressCallback& progress = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
   if (options.report_gap)
     return solve_reporting_gap(options, n, nev, [&](const BottomEigenOptions& inner, int count) {
-      return bottom_eigenpairs(lower, count, inner, method, null_vector);
+      return bottom_eigenpairs(lower, count, inner, method, null_vector, progress);
     });
   if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
     // The matrix, the eigenvectors and the solver's workspace: three N x N doubles.
@@ -293,10 +303,10 @@ inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, con
   if (options.factorization == Factorization::supernodal ||
       (options.factorization == Factorization::automatic && n >= options.suitesparse_from))
     return shift_invert_eigenpairs<SupernodalFactor>(lower, nev, options, method, null_vector,
-                                                     "spectra-shift-invert-cholmod-supernodal");
+                                                     "spectra-shift-invert-cholmod-supernodal", progress);
 #endif
   return shift_invert_eigenpairs<SimplicialFactor>(lower, nev, options, method, null_vector,
-                                                   "spectra-shift-invert-ldlt");
+                                                   "spectra-shift-invert-ldlt", progress);
 }
 
 /// Moves the bottom eigenpairs into `out`, dropping the first pair (the trivial, constant direction):

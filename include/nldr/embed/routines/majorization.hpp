@@ -15,6 +15,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
@@ -72,6 +73,9 @@ struct MajorizationSettings {
   std::uint64_t seed = 0;
   int max_iterations = 300;
   double tolerance = 1e-4;
+  /// Hears (run + t / max_iterations) / n_init after transform t of each run, (run + 1) / n_init
+  /// when a run stops: the fraction of the iteration budget used, which a converging run skips ahead.
+  ProgressCallback progress{};
 };
 
 /// The best run: configuration, disparities and the sums behind every stress normalization.
@@ -501,7 +505,10 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
         status = MajorizationStatus::converged;
         break;
       }
+      report_progress(settings.progress, (run + double(iterations) / settings.max_iterations) / settings.n_init,
+                      method);
     }
+    report_progress(settings.progress, double(run + 1) / settings.n_init, method);
     if (run > 0 && !(pass.raw < best.raw_stress)) continue;
     best.X = std::move(X);
     best.raw_stress = pass.raw;

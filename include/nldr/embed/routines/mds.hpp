@@ -7,6 +7,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/dense_top_eigen.hpp>
@@ -59,12 +60,13 @@ struct Scaling {
   EigenDiagnostics diagnostics;
 };
 
-/// Top-d eigenpairs of the doubly centered B (n x n, any storage S); records "eigensolve".
+/// Top-d eigenpairs of the doubly centered B (n x n, any storage S); records "eigensolve". `progress`
+/// hears the eigensolver's fractions (dense_top_eigenpairs) and 1 at the end.
 template <Real S>
 Scaling scale_centered(const Matrix<S>& centered, index_t dim, index_t negative, const TopEigenOptions& eigen,
-                       const std::string& method, StageTimes& times) {
+                       const std::string& method, StageTimes& times, const ProgressCallback& progress = {}) {
   Stopwatch watch;
-  auto pairs = detail::dense_top_eigenpairs(centered, dim, negative, eigen, method);
+  auto pairs = detail::dense_top_eigenpairs(centered, dim, negative, eigen, method, progress);
   detail::fix_signs(pairs.vectors);
   Scaling scaling;
   scaling.coordinates = pairs.vectors * pairs.values.cwiseMax(0.0).cwiseSqrt().asDiagonal();
@@ -80,6 +82,7 @@ Scaling scale_centered(const Matrix<S>& centered, index_t dim, index_t negative,
   for (Eigen::Index i = 0; i < centered.rows(); ++i) scaling.trace += double(centered(i, i));
   scaling.diagnostics = pairs.diagnostics;
   times.add("eigensolve", watch.seconds());
+  report_progress(progress, 1, method + ": the eigensolver");
   return scaling;
 }
 

@@ -13,6 +13,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -121,22 +122,27 @@ std::vector<offset_t> reverse_entries(const NeighborGraph<T>& graph, std::span<c
 }
 
 /// What the rules of the pruning selectors read: the candidate lists, each entry's twin and a
-/// cache-friendly order of the points.
+/// cache-friendly order of the points; and the selector's progress hook, which hears 0.5 once the
+/// candidates are found, 0.5 .. 0.95 from for_each_point and 1 from assemble_pruned.
 template <Real T>
 struct CandidateGraph {
   NeighborGraph<T> graph;         ///< the candidate selector's lists, nearest first
   std::vector<index_t> order;     ///< locality_order(graph)
   std::vector<offset_t> reverse;  ///< reverse_entries(graph, order): entry (j -> i) of (i -> j), or -1
+  ProgressCallback progress;      ///< the selector's options.progress (may be empty)
 
-  explicit CandidateGraph(NeighborGraph<T> lists)
-      : graph(std::move(lists)), order(locality_order(graph)), reverse(reverse_entries(graph, order)) {}
+  explicit CandidateGraph(NeighborGraph<T> lists, ProgressCallback callback = {})
+      : graph(std::move(lists)), order(locality_order(graph)), reverse(reverse_entries(graph, order)),
+        progress(std::move(callback)) {}
 
-  /// Calls body(i) for every point i, in parallel, in locality order. body must write only what
-  /// no other call writes (i's entries, or both entries of a pair only i decides), so results
-  /// do not depend on the threads.
+  /// Calls body(i) for every point i, in parallel, in locality order, reporting by blocks of ~1% of
+  /// the points. body must write only what no other call writes (i's entries, or both entries of a
+  /// pair only i decides), so results do not depend on the threads.
   template <class Body>
   void for_each_point(Body&& body) const {
-    parallel_for(0, std::int64_t(order.size()), [&](std::int64_t p) { body(order[p]); }, points_per_task);
+    parallel_for_reporting(
+        0, std::int64_t(order.size()), [&](std::int64_t p) { body(order[p]); }, progress_part(progress, 0.5, 0.95),
+        "the pruning rule", points_per_task);
   }
 };
 
@@ -144,7 +150,8 @@ struct CandidateGraph {
 /// have one list per point. `Candidates` is any NeighborSelector (lists sorted nearest first).
 template <class Candidates, class Derived>
 CandidateGraph<typename Derived::Scalar> candidate_graph(const Candidates& candidates,
-                                                         const Eigen::MatrixBase<Derived>& X) {
+                                                         const Eigen::MatrixBase<Derived>& X,
+                                                         const ProgressCallback& progress = {}) {
   using T = typename Derived::Scalar;
   static_assert(Real<T>, "nldr pruning selectors: the points must be float or double");
   static_assert(NeighborSelector<Candidates, T>,
@@ -155,7 +162,8 @@ CandidateGraph<typename Derived::Scalar> candidate_graph(const Candidates& candi
   if (graph.size() != X.rows())
     throw_invalid("candidates", "the candidate selector returned a graph of ", graph.size(), " points for N = ",
                   X.rows(), " rows of X: it must return one list per point");
-  return CandidateGraph<T>(std::move(graph));
+  report_progress(progress, 0.5, "pruning selector");
+  return CandidateGraph<T>(std::move(graph), progress);
 }
 
 /// Union-find with path halving; roots are the smallest index of their set.
@@ -317,6 +325,7 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   NeighborGraph<T> result = NeighborGraph<T>::from_sorted_csr_unchecked(
       std::move(result_offsets), std::move(result_indices), std::move(result_distances), true);
   result.set_selection(std::move(report));
+  report_progress(candidates.progress, 1, "pruning selector");
   return result;
 }
 
