@@ -38,6 +38,19 @@ class Console {
     std::fprintf(stderr, "nldr: %-24s %9.3f s\n", name.c_str(), seconds);
   }
 
+  /// Prints (with --verbose) stages that were timed elsewhere, e.g. a tuning sweep's totals.
+  void print(const nldr::StageTimes& times) {
+    if (!verbose_) return;
+    clear_line();
+    for (const auto& [name, seconds] : times.stages) std::fprintf(stderr, "nldr: %-24s %9.3f s\n", name.c_str(), seconds);
+  }
+
+  /// A callback that draws nothing and returns false once the user has pressed Ctrl-C: for the
+  /// inner stages of a computation whose outer loop draws the progress line.
+  static nldr::ProgressCallback cancel_only() {
+    return [](double) { return interrupted() == 0; };
+  }
+
   /// A callback for the library's long stages: draws "nldr: <what> 42%" (redrawn only when the
   /// percentage changes: the eigensolvers report every product) and returns false once the user
   /// has pressed Ctrl-C.

@@ -88,7 +88,7 @@ void emit_json(const Output& output, const JsonValue& json) {
 /// printed (--quiet). Set once from the command line.
 struct InputSettings {
   std::string header = "auto", index_col, columns;
-  bool quiet = false;
+  bool quiet = false, verbose = false;
   nldr::io::ReadOptions options() const {
     nldr::io::ReadOptions o;
     if (header == "yes") o.header = nldr::io::CsvHeader::present;
@@ -298,13 +298,15 @@ int neighbors(const NeighborsArgs& a) {
                              "--selector " + std::string(selector.name));
   check_distinct({{"--out", a.out.path}, {"--json", a.json.path}}, {a.in});
   for (const Output* o : {&a.out, &a.json}) check_writable(*o);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::Matrix<double> X = read_points(a.in);
-  times.add("read", clock.seconds());
+  console.stage(times, "read", clock.seconds());
   clock.restart();
-  const auto graph = selector.select(X, a.flags.given(selector.parameters));
-  times.add("neighbors", clock.seconds());
+  const auto graph =
+      selector.select(X, a.flags.given(selector.parameters), console.progress(std::string(selector.name)));
+  console.stage(times, "neighbors", clock.seconds());
   clock.restart();
   nldr::io::CsvWriter edges(a.out.path);
   for (nldr::index_t i = 0; i < graph.size(); ++i) {
@@ -313,7 +315,7 @@ int neighbors(const NeighborsArgs& a) {
     for (std::size_t e = 0; e < list.size(); ++e) edges.write_row(i, list[e], distances[e]);
   }
   edges.commit();
-  times.add("write", clock.seconds());
+  console.stage(times, "write", clock.seconds());
 
   JsonValue report;
   report["command"] = "neighbors";
@@ -329,7 +331,6 @@ int neighbors(const NeighborsArgs& a) {
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
   std::string disconnected = "join";  ///< --disconnected: join or error
-  bool verbose = false;
   nldr_tool::RegistryFlags flags;
   CLI::Option* selector_option = nullptr;
   CLI::Option* disconnected_option = nullptr;
@@ -399,7 +400,7 @@ int embed(EmbedArgs& a) {
     nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
                         ": use --dim 2 or more, or drop --plot");
 
-  nldr_tool::Console console(input_settings.quiet, a.verbose);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   std::optional<PlotColors> colors;
@@ -442,7 +443,7 @@ int embed(EmbedArgs& a) {
     if (nldr_tool::takes(selector->parameters, "intrinsic_dim") && !selector_values.count("intrinsic_dim"))
       selector_values["intrinsic_dim"] = std::to_string(dim);
     clock.restart();
-    graph = selector->select(X, selector_values);
+    graph = selector->select(X, selector_values, console.progress(std::string(selector->name)));
     console.stage(times, "neighbors", clock.seconds());
     report["selector"] = std::string(selector->name);
     report["selector_parameters"] = nldr_tool::parameters_json(nldr::Arguments(selector->parameters, selector_values,
@@ -537,19 +538,20 @@ struct TransformArgs {
 int transform(const TransformArgs& a) {
   check_distinct({{"--out", a.out.path}, {"--json", a.json.path}}, {a.model, a.in});
   for (const Output* o : {&a.out, &a.json}) check_writable(*o);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::AnyModel<double> model = nldr::load_model<double>(a.model);
-  times.add("load model", clock.seconds());
+  console.stage(times, "load model", clock.seconds());
   clock.restart();
   const nldr::Matrix<double> X = read_points(a.in);
-  times.add("read", clock.seconds());
+  console.stage(times, "read", clock.seconds());
   clock.restart();
   const nldr::Matrix<double> Y = model.transform(X);
-  times.add("transform", clock.seconds());
+  console.stage(times, "transform", clock.seconds());
   clock.restart();
   write_points(a.out.path, Y);
-  times.add("write", clock.seconds());
+  console.stage(times, "write", clock.seconds());
   JsonValue report;
   report["command"] = "transform";
   report["version"] = nldr::version;
@@ -715,13 +717,18 @@ int tune(const TuneArgs& a) {
   a.plot.check();
   check_distinct({{"--json", a.json.path}, {"--plot", a.plot.plot.path}}, {a.in});
   for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   const nldr::Matrix<double> X = read_points(a.in);
   const nldr::ParameterValues values = a.flags.given(method.parameters);
+  // The sweep draws the progress line (one step per value); each fit only answers Ctrl-C.
+  const nldr::ProgressCallback fit_cancel = console.cancel_only();
   const auto fit = [&](const nldr::NeighborGraph<double>& graph, const nldr::ParameterValues& given) {
     return nldr::Matrix<double>(
-        method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, given).coordinates());
+        method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph, .progress = &fit_cancel}, given)
+            .coordinates());
   };
-  nldr::TuneOptions options{.parameter = parameter, .criterion = criterion};
+  nldr::TuneOptions options{.parameter = parameter, .criterion = criterion,
+                            .progress = console.progress("tune " + std::string(method.name))};
   JsonValue report;
   std::optional<nldr::TuneResult> result;
   if (parameter == nldr::TuneParameter::k) {
@@ -783,6 +790,7 @@ int tune(const TuneArgs& a) {
                  axis, curve.name);
     nldr::io::write_line_plot(a.plot.plot.path, {curve}, plot_options);
   }
+  console.print(result->times);
   nldr_tool::add_resources(report, result->times);
   if (a.json.requested())
     emit_json(a.json, report);
@@ -800,14 +808,15 @@ struct DimensionArgs {
 
 int intrinsic_dim(const DimensionArgs& a) {
   check_writable(a.json);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   const nldr::Matrix<double> X = read_points(a.in);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const auto mle = nldr::mle_intrinsic_dimension(X);
-  times.add("mle", clock.seconds());
+  console.stage(times, "mle", clock.seconds());
   clock.restart();
   const auto twonn = nldr::twonn_intrinsic_dimension(X);
-  times.add("twonn", clock.seconds());
+  console.stage(times, "twonn", clock.seconds());
   JsonValue report;
   report["command"] = "intrinsic-dim";
   report["version"] = nldr::version;
@@ -866,6 +875,7 @@ void print_quality(const nldr::metrics::QualityReport& q) {
 int evaluate(EvaluateArgs a) {
   a.plot.check();
   for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
+  nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const nldr::Matrix<double> X = read_points(a.in);
@@ -884,7 +894,7 @@ int evaluate(EvaluateArgs a) {
                           ": give one row of intrinsic coordinates per input point");
   }
   const std::vector<int> labels = a.labels ? read_labels(*a.labels, nldr::index_t(X.rows())) : std::vector<int>();
-  times.add("read", clock.seconds());
+  console.stage(times, "read", clock.seconds());
 
   // Geodesics along the kNN graph of X (Tenenbaum et al. 2000): against Euclidean input distances,
   // residual variance ranks a flat projection above an unrolled Swiss roll.
@@ -899,16 +909,18 @@ int evaluate(EvaluateArgs a) {
                                                           " has ", nldr::describe_components(components),
                                                           ", so some geodesics are infinite: raise --geodesic-k"));
     geodesics = nldr::all_pairs_shortest_paths<double>(symmetric);
-    times.add("geodesics", clock.seconds());
+    console.stage(times, "geodesics", clock.seconds());
   }
 
   if (a.plot.plot.requested()) a.options.curve = true;
   std::vector<nldr::metrics::QualityReport> reports;
   std::vector<double> geodesic_rv;
-  for (const auto& Y : embeddings) {
+  for (std::size_t e = 0; e < embeddings.size(); ++e) {
+    const auto& Y = embeddings[e];
+    a.options.progress = console.progress(nldr::detail::concat("evaluate ", a.embeddings[e]));
     reports.push_back(truth ? nldr::metrics::quality_report(X, Y, a.options, *truth, labels)
                             : nldr::metrics::quality_report(X, Y, a.options, nullptr, labels));
-    for (const auto& [stage, seconds] : reports.back().times.stages) times.add(stage, seconds);
+    for (const auto& [stage, seconds] : reports.back().times.stages) console.stage(times, stage, seconds);
     if (geodesics) geodesic_rv.push_back(nldr::metrics::residual_variance(nldr::metrics::precomputed(*geodesics), Y).value);
   }
   // Sammon's stress (Sammon 1969) divides by every input distance: undefined (null) with duplicates.
@@ -994,7 +1006,8 @@ void add_input_options(CLI::App& command) {
                      "Input row-index column to leave out: a name or 0-based position, or none (default: pandas' "
                      "unnamed 0..N-1 index is recognized and left out, with a note)");
   command.add_option("--columns", input_settings.columns, "Input data columns, comma-separated names or positions");
-  command.add_flag("--quiet,-q", input_settings.quiet, "Print no notes on stderr");
+  command.add_flag("--quiet,-q", input_settings.quiet, "Print no notes and no progress on stderr");
+  command.add_flag("--verbose,-v", input_settings.verbose, "Print each stage's wall time on stderr as it finishes");
 }
 
 void add_output_options(CLI::App& command) {
@@ -1095,7 +1108,6 @@ int main(int argc, char** argv) {
                        "(with a note), or error")
           ->check(CLI::IsMember({"join", "error"}))
           ->capture_default_str();
-  embed_cmd->add_flag("--verbose,-v", em.verbose, "Print each stage's wall time on stderr as it finishes");
   add_json_option(*embed_cmd, em.json);
   add_input_options(*embed_cmd);
   add_output_options(*embed_cmd);

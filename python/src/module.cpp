@@ -93,6 +93,27 @@ auto without_gil(int threads, F&& f) {
   return result;
 }
 
+/// A progress callback that takes the GIL to ask Python for pending signals: after a Ctrl-C the
+/// library stops at its next progress report (docs/tool.md, "Progress and logging") with nldr::cancelled.
+const nldr::ProgressCallback& python_signals() {
+  static const nldr::ProgressCallback check = [](double) {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() == 0;
+  };
+  return check;
+}
+
+/// without_gil for a call given python_signals(): its nldr::cancelled raises the KeyboardInterrupt
+/// PyErr_CheckSignals set.
+template <class F>
+auto interruptible(int threads, F&& f) {
+  try {
+    return without_gil(threads, std::forward<F>(f));
+  } catch (const nldr::cancelled&) {
+    throw py::error_already_set();
+  }
+}
+
 // ----- arrays -------------------------------------------------------------------------------------
 
 /// A 2-D numpy array of T as an nldr::Matrix<T> (row-major): one pass over any strided layout
@@ -251,18 +272,8 @@ Model fit_typed(const nldr::EmbedderInfo& method, const py::object& X, const py:
     input.graph = &neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
     input.graph_lengths_given = lengths_given;
   }
-  // Every method reports progress (docs/tool.md, "Progress and logging") and stops at its next report
-  // after a Ctrl-C: the callback takes the GIL to ask Python for pending signals and cancels the fit.
-  const nldr::ProgressCallback interruptible = [](double) {
-    py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() == 0;
-  };
-  input.progress = &interruptible;
-  try {
-    return Model(without_gil(threads, [&] { return method.fit<T>(input, values); }));
-  } catch (const nldr::cancelled&) {
-    throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
-  }
+  input.progress = &python_signals();
+  return Model(interruptible(threads, [&] { return method.fit<T>(input, values); }));
 }
 
 Model fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
@@ -289,7 +300,7 @@ py::tuple select_graph(const std::string& selector_name, const py::object& X, co
   const auto values = parameter_values(parameters);
   auto run = [&]<nldr::Real T>(T) {
     const nldr::Matrix<T> points = to_matrix<T>(X, "X");
-    return csr_tuple(without_gil(threads, [&] { return selector.select<T>(points, values); }));
+    return csr_tuple(interruptible(threads, [&] { return selector.select<T>(points, values, python_signals()); }));
   };
   return wants_float(X) ? run(float{}) : run(double{});
 }
@@ -383,12 +394,13 @@ template <class F>
 auto with_metric_inputs(const py::handle& X, const py::handle& Y, bool precomputed, int threads, F&& f) {
   const nldr::Matrix<double> x = to_matrix<double>(X, "X");
   const nldr::Matrix<double> y = to_matrix<double>(Y, "Y");
-  return without_gil(threads, [&] { return precomputed ? f(nldr::precomputed(x), y) : f(x, y); });
+  return interruptible(threads, [&] { return precomputed ? f(nldr::precomputed(x), y) : f(x, y); });
 }
 
 py::dict quality_report(const py::handle& X, const py::handle& Y, nldr::index_t k, bool precomputed,
                         bool curve, nldr::index_t k_max, const py::object& labels, std::uint64_t seed, int threads) {
-  const nldr::metrics::QualityOptions options{.k = k, .curve = curve, .k_max = k_max, .seed = seed};
+  const nldr::metrics::QualityOptions options{
+      .k = k, .curve = curve, .k_max = k_max, .seed = seed, .progress = python_signals()};
   std::vector<int> label_values;
   if (!labels.is_none()) label_values = labels.cast<std::vector<int>>();
   const bool with_labels = !labels.is_none();

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <string>
 
+#include <unistd.h>
+
 namespace {
 
 template <class T>
@@ -36,7 +38,9 @@ TEMPLATE_TEST_CASE("every method's model survives a save and a load bit for bit"
   using T = TestType;
   const auto roll = nldr::datasets::swiss_roll<T>({.n = 150, .seed = 4});
   const nldr::Matrix<T> X_new = roll.points.topRows(7).array() + T(0.03);
-  const auto path = std::filesystem::temp_directory_path() / "nldr-test-model.nldr";
+  // One file per process and type: ctest runs the float and double cases (and other builds' tests) at once.
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("nldr-test-model-" + std::to_string(::getpid()) + "-" + std::to_string(8 * sizeof(T)) + ".nldr");
   for (const auto& entry : nldr::embedders()) {
     CAPTURE(entry.name);
     const auto model = small_model<T>(std::string(entry.name), roll.points);

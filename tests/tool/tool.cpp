@@ -182,6 +182,30 @@ TEST_CASE("embed, then evaluate: isomap unrolls the Swiss roll", "[tool]") {
     REQUIRE_THAT(evaluate.out, ContainsSubstring(key));
 }
 
+TEST_CASE("verbose: every command prints each stage as it ends with -v, and nothing without", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 4 --out " + s / "x.csv").exit_code == 0);
+  REQUIRE(nldr_run(s, "embed -i " + s / "x.csv" + " -o " + s / "y.csv" + " -m ltsa -k 10 --save-model " +
+                          s / "m.nldr").exit_code == 0);
+  const std::vector<std::pair<std::string, std::vector<std::string>>> commands{
+      {"neighbors --in " + s / "x.csv" + " --selector shared --k 10 --out " + s / "g.csv", {"read", "neighbors", "write"}},
+      {"embed -i " + s / "x.csv" + " -o " + s / "y2.csv" + " -m ltsa -k 10", {"read", "neighbors", "eigensolve", "write"}},
+      {"transform --model " + s / "m.nldr" + " --in " + s / "x.csv" + " --out " + s / "z.csv",
+       {"load model", "read", "transform", "write"}},
+      {"evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --k 10", {"read"}},
+      {"intrinsic-dim --in " + s / "x.csv", {"mle", "twonn"}},
+      {"tune --in " + s / "x.csv" + " --method isomap --k-min 8 --k-max 9", {"knn", "embed", "criteria"}}};
+  for (const auto& [command, stages] : commands) {
+    INFO(command);
+    const auto quiet = nldr_run(s, command);
+    REQUIRE(quiet.exit_code == 0);
+    CHECK(quiet.err.find(" s\n") == std::string::npos);
+    const auto verbose = nldr_run(s, command + " -v");
+    REQUIRE(verbose.exit_code == 0);
+    for (const auto& stage : stages) CHECK_THAT(verbose.err, ContainsSubstring("nldr: " + stage + " "));
+  }
+}
+
 TEST_CASE("evaluate compares several embeddings on one R_NX plot", "[tool]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate s-curve --n 300 --seed 5 --out " + s / "x.csv").exit_code == 0);

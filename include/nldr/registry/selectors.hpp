@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/curvature_adaptive.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
@@ -37,18 +38,20 @@ struct SelectorInfo {
   /// Whether the selector prunes kNN lists (and so takes min_neighbors, which a method's needs set).
   bool prunes = false;
 
-  /// The graph of X (N x D) with the named parameters (checked against `parameters`).
+  /// The graph of X (N x D) with the named parameters (checked against `parameters`). `progress`
+  /// (core/progress.hpp) hears the pruning selectors' pruning; the searches report nothing.
   template <Real T>
-  NeighborGraph<T> select(const Matrix<T>& X, const ParameterValues& values) const {
+  NeighborGraph<T> select(const Matrix<T>& X, const ParameterValues& values,
+                          const ProgressCallback& progress = {}) const {
     const Arguments arguments(parameters, values, name);
     if constexpr (std::is_same_v<T, float>)
-      return select_float(X, arguments);
+      return select_float(X, arguments, progress);
     else
-      return select_double(X, arguments);
+      return select_double(X, arguments, progress);
   }
 
-  NeighborGraph<float> (*select_float)(const Matrix<float>&, const Arguments&) = nullptr;
-  NeighborGraph<double> (*select_double)(const Matrix<double>&, const Arguments&) = nullptr;
+  NeighborGraph<float> (*select_float)(const Matrix<float>&, const Arguments&, const ProgressCallback&) = nullptr;
+  NeighborGraph<double> (*select_double)(const Matrix<double>&, const Arguments&, const ProgressCallback&) = nullptr;
 };
 
 namespace detail {
@@ -57,8 +60,8 @@ template <class Select>
 SelectorInfo selector(std::string_view name, std::string_view summary, std::span<const ParameterSpec> parameters,
                       bool prunes, Select) {
   return {name, summary, parameters, prunes,
-          [](const Matrix<float>& X, const Arguments& a) { return Select{}(X, a); },
-          [](const Matrix<double>& X, const Arguments& a) { return Select{}(X, a); }};
+          [](const Matrix<float>& X, const Arguments& a, const ProgressCallback& p) { return Select{}(X, a, p); },
+          [](const Matrix<double>& X, const Arguments& a, const ProgressCallback& p) { return Select{}(X, a, p); }};
 }
 
 inline constexpr ParameterSpec k_parameter{"k", ParameterKind::integer, "10", 1, 2147483646, {},
@@ -109,36 +112,45 @@ template <class Unused>
 const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
       selector("knn", "the exact k nearest neighbors", knn_parameters, false,
-               []<Real T>(const Matrix<T>& X, const Arguments& a) { return KNearest{a.index("k")}(X); }),
+               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
+                 return KNearest{a.index("k")}(X);
+               }),
       selector("epsilon", "every point within a radius", epsilon_parameters, false,
-               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
                  if (!(a.real("radius") > 0))
                    throw_invalid("radius", "the epsilon selector needs radius = R > 0, the ball radius in input units");
                  return EpsilonBall{.radius = a.real("radius")}(X);
                }),
       selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", shared_parameters, true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
                  return SharedNeighbors{KNearest{a.index("k")},
-                                        {.ratio = a.real("ratio"), .min_neighbors = a.index("min_neighbors")}}(X);
+                                        {.ratio = a.real("ratio"),
+                                         .min_neighbors = a.index("min_neighbors"),
+                                         .progress = progress}}(X);
                }),
       selector("gaussian", "kNN pruned by a Gaussian fit of the neighbor distances (Roy 2015)", gaussian_parameters,
                true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
                  const auto rule = a.flag("most_probable") ? GaussianRule::most_probable : GaussianRule::spread;
                  return GaussianPruned{KNearest{a.index("k")},
-                                       {.rule = rule, .z = a.real("z"), .min_neighbors = a.index("min_neighbors")}}(X);
+                                       {.rule = rule,
+                                        .z = a.real("z"),
+                                        .min_neighbors = a.index("min_neighbors"),
+                                        .progress = progress}}(X);
                }),
       selector("curvature", "kNN pruned where the local curvature changes (Roy 2015)", curvature_parameters, true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
                  return CurvatureAdaptive{KNearest{a.index("k")},
                                           {.intrinsic_dim = a.index("intrinsic_dim"),
                                            .tolerance = a.real("tolerance"),
-                                           .min_neighbors = a.index("min_neighbors")}}(X);
+                                           .min_neighbors = a.index("min_neighbors"),
+                                           .progress = progress}}(X);
                }),
       selector("short-circuit", "kNN without edges across empty boxes (Xia et al. 2008)", short_circuit_parameters,
-               true, []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               true, []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
                  const ShortCircuitOptions options{.threshold = a.index("threshold"),
-                                                   .min_neighbors = a.index("min_neighbors")};
+                                                   .min_neighbors = a.index("min_neighbors"),
+                                                   .progress = progress};
                  const KNearest candidates{a.index("k")};
                  if (a.text("index") == "kdtree") return ShortCircuitPruned{candidates, options}(X);
 #if defined(NLDR_HAVE_BOOST)
@@ -154,7 +166,7 @@ const std::vector<SelectorInfo>& selector_table() {
                }),
 #if defined(NLDR_HAVE_HNSWLIB)
       selector("approx-knn", "approximate k nearest neighbors on an HNSW index (hnswlib)", approximate_knn_parameters,
-               false, []<Real T>(const Matrix<T>& X, const Arguments& a) {
+               false, []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
                  return ApproximateKNearest{.k = a.index("k"),
                                             .ef = a.index("ef"),
                                             .M = a.index("hnsw_m"),
