@@ -201,8 +201,8 @@ DiffusionOperator diffusion_operator(const NeighborGraph<T>& graph, double bandw
   }
   if (first >= 0)
     throw_invalid("bandwidth", "bandwidth = ", op.bandwidth, " makes every kernel value of point ", first,
-                  " to its neighbors underflow to 0, cutting it off the graph (features on very different scales "
-                  "do this: standardize them), or use bandwidth = ", needed, " or more");
+                  " to its neighbors underflow to 0, cutting it off the graph: use bandwidth = ", needed,
+                  " or more, or standardize the features (features on very different scales do this)");
   // K^(a)_ij = K_ij / (q_i q_j)^alpha, then D_ii = sum_j K^(a)_ij.
   const Eigen::VectorXd q_alpha = op.kernel_degrees.array().pow(-alpha);
   op.sqrt_degree.resize(n);
