@@ -6,10 +6,40 @@
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/graph.hpp>
 
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace nldr {
+
+namespace detail {
+
+/// The first kept(i) entries of every list of the sorted `graph` (its symmetry kept), labelled
+/// `selector`: the graph a prefix selector (knn_prefix, radius_prefix) cuts from a wider search.
+template <Real T, class Kept>
+NeighborGraph<T> list_prefixes(const NeighborGraph<T>& graph, Kept kept, std::string selector) {
+  const index_t n = graph.size();
+  std::vector<offset_t> offsets(std::size_t(n) + 1);
+  std::vector<index_t> indices;
+  std::vector<T> distances;
+  for (index_t i = 0; i < n; ++i) {
+    const auto list = graph.neighbors(i);
+    const auto lengths = graph.distances(i);
+    const auto count = std::ptrdiff_t(kept(i));
+    indices.insert(indices.end(), list.begin(), list.begin() + count);
+    distances.insert(distances.end(), lengths.begin(), lengths.begin() + count);
+    offsets[std::size_t(i) + 1] = offset_t(indices.size());
+  }
+  auto prefix = NeighborGraph<T>::from_sorted_csr_unchecked(std::move(offsets), std::move(indices),
+                                                            std::move(distances), graph.is_symmetric());
+  SelectionReport report;
+  report.selector = std::move(selector);
+  report.candidate_edges = prefix.num_edges();
+  prefix.set_selection(std::move(report));
+  return prefix;
+}
+
+}  // namespace detail
 
 /// The first k entries of every list of `knn`, a directed graph from KNearest{k_max} (k <= k_max).
 /// Because KNearest orders each list by (distance, index) and keeps the smaller indices at the k_max-th
@@ -33,25 +63,7 @@ NeighborGraph<T> knn_prefix(const NeighborGraph<T>& knn, index_t k) {
     if (knn.degree(i) < k)
       throw_invalid("k", "k = ", k, " exceeds the ", knn.degree(i), " neighbors point ", i,
                     " has in the graph: search with KNearest{k_max} for k_max >= ", k);
-  std::vector<offset_t> offsets(std::size_t(n) + 1);
-  std::vector<index_t> indices;
-  std::vector<T> distances;
-  indices.reserve(std::size_t(n) * std::size_t(k));
-  distances.reserve(std::size_t(n) * std::size_t(k));
-  for (index_t i = 0; i < n; ++i) {
-    const auto list = knn.neighbors(i);
-    const auto lengths = knn.distances(i);
-    indices.insert(indices.end(), list.begin(), list.begin() + k);
-    distances.insert(distances.end(), lengths.begin(), lengths.begin() + k);
-    offsets[std::size_t(i) + 1] = offset_t(indices.size());
-  }
-  auto graph = NeighborGraph<T>::from_sorted_csr_unchecked(std::move(offsets), std::move(indices),
-                                                           std::move(distances), false);
-  SelectionReport report;
-  report.selector = detail::concat("knn(k=", k, ")");
-  report.candidate_edges = graph.num_edges();
-  graph.set_selection(std::move(report));
-  return graph;
+  return detail::list_prefixes(knn, [k](index_t) { return std::size_t(k); }, detail::concat("knn(k=", k, ")"));
 }
 
 }  // namespace nldr

@@ -6,6 +6,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/neighbors/graph.hpp>
+#include <nldr/tune/knn_prefix.hpp>
 
 #include <utility>
 #include <vector>
@@ -30,26 +31,15 @@ NeighborGraph<T> radius_prefix(const NeighborGraph<T>& ball, double radius) {
     throw_invalid("ball", "radius_prefix needs the symmetric graph EpsilonBall returns without max_neighbors; ",
                   "a capped or kNN graph's lists are not the ball's");
   validate_positive(radius, "radius");
-  const index_t n = ball.size();
-  std::vector<offset_t> offsets(std::size_t(n) + 1);
-  std::vector<index_t> indices;
-  std::vector<T> distances;
-  for (index_t i = 0; i < n; ++i) {
-    const auto list = ball.neighbors(i);
-    const auto lengths = ball.distances(i);
-    std::size_t kept = 0;
-    while (kept < lengths.size() && double(lengths[kept]) <= radius) ++kept;
-    indices.insert(indices.end(), list.begin(), list.begin() + std::ptrdiff_t(kept));
-    distances.insert(distances.end(), lengths.begin(), lengths.begin() + std::ptrdiff_t(kept));
-    offsets[std::size_t(i) + 1] = offset_t(indices.size());
-  }
-  auto graph = NeighborGraph<T>::from_sorted_csr_unchecked(std::move(offsets), std::move(indices),
-                                                           std::move(distances), true);
-  SelectionReport report;
-  report.selector = detail::concat("epsilon_ball(radius=", radius, ")");
-  report.candidate_edges = graph.num_edges();
-  graph.set_selection(std::move(report));
-  return graph;
+  return detail::list_prefixes(
+      ball,
+      [&](index_t i) {
+        const auto lengths = ball.distances(i);
+        std::size_t kept = 0;
+        while (kept < lengths.size() && double(lengths[kept]) <= radius) ++kept;
+        return kept;
+      },
+      detail::concat("epsilon_ball(radius=", radius, ")"));
 }
 
 }  // namespace nldr
