@@ -100,26 +100,15 @@ class _NldrEstimator(_Base, _Mixin):
                              f"{self.n_features_in_} features as input")
         return X
 
-    def _neighbor_graph(self, X, entry, graph):
-        """The CSR tuple the fit uses (the user's graph, lengths as given, or the selector's) with its
-        components joined or refused as ``disconnected`` says; and whether its lengths were given."""
+    def _graph_arguments(self, X, entry, graph):
+        """The keywords of _nldr.fit that give the method its neighbor graph: the user's graph (lengths
+        as given) or the selector and its options, and whether to join a disconnected graph."""
         if self.disconnected not in ("join", "error"):
             raise ValueError(f"disconnected = {self.disconnected!r} must be 'join' or 'error'")
-        arrays, given = self._selected_graph(X, entry, graph)
-        self.n_graph_components_ = 1
-        if self.disconnected == "join":
-            joined, components, added, longest = _nldr.join_components(X, arrays, self._threads())
-            if components > 1:
-                arrays = joined[:4]
-                self.n_graph_components_ = components
-                warnings.warn(f"the neighbor graph has {components} connected components: joined them by {added} "
-                              f"shortest connecting edge{'' if added == 1 else 's'} (longest {longest:.4g}); raise n_neighbors to connect "
-                              "it, or disconnected='error' to refuse", UserWarning, stacklevel=3)
-        return arrays, given
-
-    def _selected_graph(self, X, entry, graph):
+        arguments = {"join": self.disconnected == "join"}
         if graph is not None:
-            return _graph_arrays(graph, X.shape[0], X.dtype), True
+            arguments.update(graph=_graph_arrays(graph, X.shape[0], X.dtype), graph_lengths_given=True)
+            return arguments
         selector = _nldr_selectors().get(self.neighbors)
         if selector is None:  # nldr's own message: "unknown selector ... (did you mean ...)"
             _nldr.select(str(self.neighbors), X[:0])
@@ -131,7 +120,8 @@ class _NldrEstimator(_Base, _Mixin):
             options["k"] = self.n_neighbors
         if "min_neighbors" in names and "min_neighbors" not in options:
             options["min_neighbors"] = _nldr.min_neighbors(entry["name"], self.n_components)
-        return _nldr.select(selector["name"], X, options, self._threads())[:4], False
+        arguments.update(selector=selector["name"], selector_parameters=options, graph_lengths_given=False)
+        return arguments
 
     def fit(self, X, y=None, graph=None):
         """Fits the method to X (N x D; for dissimilarity="precomputed", N x N distances).
@@ -148,13 +138,17 @@ class _NldrEstimator(_Base, _Mixin):
         elif getattr(self, "dissimilarity", "euclidean") != "euclidean":
             raise ValueError(f"dissimilarity = {self.dissimilarity!r} must be 'euclidean' or 'precomputed'")
         if "graph" in entry["inputs"]:
-            arguments["graph"], given = self._neighbor_graph(X, entry, graph)
+            arguments.update(self._graph_arguments(X, entry, graph))
         elif graph is not None:
             raise ValueError(f"{type(self).__name__} does not use a neighbor graph: fit(X) without graph=")
-        else:
-            given = False
-        self.model_ = _nldr.fit(entry["name"], parameters=parameters, threads=self._threads(),
-                                graph_lengths_given=given, **arguments)
+        self.model_, components, added, longest = _nldr.fit(entry["name"], parameters=parameters,
+                                                            threads=self._threads(), **arguments)
+        if "graph" in entry["inputs"]:
+            self.n_graph_components_ = components
+            if components > 1 and arguments["join"]:
+                warnings.warn(f"the neighbor graph has {components} connected components: joined them by {added} "
+                              f"shortest connecting edge{'' if added == 1 else 's'} (longest {longest:.4g}); raise "
+                              "n_neighbors to connect it, or disconnected='error' to refuse", UserWarning, stacklevel=2)
         self.embedding_ = self.model_.coordinates
         self.results_ = self.model_.results
         for name, value in self.results_.items():

@@ -17,6 +17,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -95,8 +97,16 @@ auto without_gil(int threads, F&& f) {
 
 /// A progress callback that takes the GIL to ask Python for pending signals: after a Ctrl-C the
 /// library stops at its next progress report (docs/tool.md, "Progress and logging") with nldr::cancelled.
+/// It asks at most every 20 ms: the Lanczos solvers report after every product, and taking the GIL
+/// that often (from an OpenMP worker it also creates a thread state) cost a short fit up to 20%.
 const nldr::ProgressCallback& python_signals() {
   static const nldr::ProgressCallback check = [](double) {
+    using clock = std::chrono::steady_clock;
+    static std::atomic<clock::rep> next_check{0};
+    const clock::rep now = clock::now().time_since_epoch().count();
+    if (now < next_check.load(std::memory_order_relaxed)) return true;
+    next_check.store(now + std::chrono::duration_cast<clock::duration>(std::chrono::milliseconds(20)).count(),
+                     std::memory_order_relaxed);
     py::gil_scoped_acquire gil;
     return PyErr_CheckSignals() == 0;
   };
@@ -259,30 +269,67 @@ nldr::NeighborGraph<T> graph_from_csr(nldr::index_t n, const py::handle& indptr,
       std::vector<T>(lengths.data(), lengths.data() + lengths.size()));
 }
 
+/// What a fit was given besides the method and its parameters (the keywords of _nldr.fit).
+struct FitArguments {
+  py::object X, graph, distances;
+  nldr::ParameterValues values;
+  int threads = 0;
+  bool lengths_given = true;
+  std::string selector;                   ///< selects the graph of X when no graph is given ("": none)
+  nldr::ParameterValues selector_values;
+  bool join = false;                      ///< join a disconnected graph's components (join_components)
+};
+
+/// The neighbor graph's components before any joining, and the joining edges added.
+struct GraphSummary {
+  nldr::index_t components = 0;  ///< 0 without a graph
+  std::size_t added = 0;
+  double longest = 0;
+};
+
+/// Selection, joining and the fit in one call with the GIL released, as `nldr embed` does them:
+/// the graph never crosses into Python and back.
 template <nldr::Real T>
-Model fit_typed(const nldr::EmbedderInfo& method, const py::object& X, const py::object& graph,
-                const py::object& distances, const nldr::ParameterValues& values, int threads, bool lengths_given) {
+py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
   std::optional<nldr::Matrix<T>> points, dissimilarities;
   std::optional<nldr::NeighborGraph<T>> neighbors;
   nldr::FitInput<T> input;
-  if (!X.is_none()) input.points = &points.emplace(to_matrix<T>(X, "X"));
-  if (!distances.is_none()) input.distances = &dissimilarities.emplace(to_matrix<T>(distances, "distances"));
-  if (!graph.is_none()) {
-    const auto csr = graph.cast<py::tuple>();
-    input.graph = &neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
-    input.graph_lengths_given = lengths_given;
+  if (!a.X.is_none()) input.points = &points.emplace(to_matrix<T>(a.X, "X"));
+  if (!a.distances.is_none()) input.distances = &dissimilarities.emplace(to_matrix<T>(a.distances, "distances"));
+  if (!a.graph.is_none()) {
+    const auto csr = a.graph.cast<py::tuple>();
+    neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
+    input.graph_lengths_given = a.lengths_given;
   }
+  const nldr::SelectorInfo* selector = a.selector.empty() ? nullptr : &nldr::find_selector(a.selector);
+  if (selector && !points) nldr::throw_invalid("X", "selector = ", a.selector, " needs the points X");
   input.progress = &python_signals();
-  return Model(interruptible(threads, [&] { return method.fit<T>(input, values); }));
+  GraphSummary summary;
+  Model model(interruptible(a.threads, [&] {
+    if (!neighbors && selector) neighbors.emplace(selector->select<T>(*points, a.selector_values, python_signals()));
+    if (neighbors) {
+      summary.components = nldr::connected_components(*neighbors).count();
+      if (a.join && summary.components > 1 && points) {
+        auto joined = nldr::join_components(*points, *neighbors);
+        summary.added = joined.edges.size();
+        summary.longest = double(joined.edges.back().distance);
+        neighbors = std::move(joined.graph);
+      }
+      input.graph = &*neighbors;
+    }
+    return method.fit<T>(input, a.values);
+  }));
+  return py::make_tuple(std::move(model), summary.components, summary.added, summary.longest);
 }
 
-Model fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
-          const py::dict& parameters, int threads, bool lengths_given) {
+py::tuple fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
+              const py::dict& parameters, int threads, bool lengths_given, const std::string& selector,
+              const py::dict& selector_parameters, bool join) {
   const auto& method = nldr::find_embedder(method_name);
-  const auto values = parameter_values(parameters);
-  const bool single = wants_float(X.is_none() ? distances : X);
-  return single ? fit_typed<float>(method, X, graph, distances, values, threads, lengths_given)
-                : fit_typed<double>(method, X, graph, distances, values, threads, lengths_given);
+  const FitArguments arguments{X, graph, distances, parameter_values(parameters), threads, lengths_given, selector,
+                               parameter_values(selector_parameters), join};
+  return wants_float(X.is_none() ? distances : X) ? fit_typed<float>(method, arguments)
+                                                  : fit_typed<double>(method, arguments);
 }
 
 template <nldr::Real T>
@@ -301,20 +348,6 @@ py::tuple select_graph(const std::string& selector_name, const py::object& X, co
   auto run = [&]<nldr::Real T>(T) {
     const nldr::Matrix<T> points = to_matrix<T>(X, "X");
     return csr_tuple(interruptible(threads, [&] { return selector.select<T>(points, values, python_signals()); }));
-  };
-  return wants_float(X) ? run(float{}) : run(double{});
-}
-
-/// The graph with its components joined by their shortest connecting edges (nldr::join_components), the
-/// component count before, and the longest added edge: (csr tuple, components, edge count, longest).
-py::tuple join_graph(const py::object& X, const py::tuple& graph, int threads) {
-  auto run = [&]<nldr::Real T>(T) {
-    const nldr::Matrix<T> points = to_matrix<T>(X, "X");
-    const auto input = graph_from_csr<T>(graph[0].cast<nldr::index_t>(), graph[1], graph[2], graph[3]);
-    auto joined = without_gil(threads, [&] { return nldr::join_components(points, input); });
-    const double longest = joined.edges.empty() ? 0.0 : double(joined.edges.back().distance);
-    const auto added = joined.edges.size();
-    return py::make_tuple(csr_tuple(std::move(joined.graph)), joined.components, added, longest);
   };
   return wants_float(X) ? run(float{}) : run(double{});
 }
@@ -475,14 +508,15 @@ PYBIND11_MODULE(_nldr, m) {
 
   m.def("fit", &fit, py::arg("method"), py::arg("X") = py::none(), py::arg("graph") = py::none(),
         py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
-        py::arg("graph_lengths_given") = true,
-        "Fits a registry method. X: N x D points; graph: (n, indptr, indices, distances) CSR (its "
-        "distances used as given when graph_lengths_given); distances: N x N. float32 data fits in float, anything else in double.");
+        py::arg("graph_lengths_given") = true, py::arg("selector") = "", py::arg("selector_parameters") = py::dict(),
+        py::arg("join") = false,
+        "Fits a registry method: (model, graph components, joining edges added, longest added edge). X: N x D "
+        "points; graph: (n, indptr, indices, distances) CSR (its distances used as given when "
+        "graph_lengths_given), else the graph of X by `selector` with `selector_parameters`; join: join a "
+        "disconnected graph's components by their shortest connecting edges; distances: N x N. float32 data "
+        "fits in float, anything else in double.");
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0, "A neighbor graph as (n, indptr, indices, distances, symmetric).");
-  m.def("join_components", &join_graph, py::arg("X"), py::arg("graph"), py::arg("threads") = 0,
-        "The graph (n, indptr, indices, distances) of X with its components joined by their shortest "
-        "connecting edges: (graph, components before, edges added, longest added edge).");
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
   m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {
