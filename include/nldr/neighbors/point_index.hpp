@@ -1,8 +1,9 @@
 // PointIndex: a fitted model's training points with their search index, to find the nearest
 // training points of new points (out-of-sample transform, docs/models.md).
 //
-// Low D: the same nanoflann k-d tree as KNearest, built once at fit time and kept; high D: an
-// exact scan. Either way each query's NearestSet chooses by (distance, index) at exactly the
+// Low D: the same nanoflann k-d tree as KNearest, built once at fit time and kept; high D:
+// KNearest's blocked brute force (a GEMM filter, then the exact distances). Either way each
+// query's NearestSet chooses by (distance, index) at exactly the
 // distances KNearest computes, so a training point queried as a new point finds itself first
 // (distance 0) and then its graph neighbors. Queries run in parallel, one list per query, so the
 // answer does not depend on the thread count.
@@ -12,6 +13,7 @@
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
+#include <nldr/neighbors/detail/brute_force.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/exact_search.hpp>
 #include <nldr/neighbors/detail/nanoflann_adapter.hpp>
@@ -19,11 +21,13 @@
 #include <nldr/neighbors/selector.hpp>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace nldr {
 
@@ -63,23 +67,38 @@ class PointIndex {
     if (p == 0) return lists;
     validate_points(queries, name);
     const Matrix<T> rows = queries;  // row-major, contiguous queries
-    const detail::PointRows<T> training(state_->points);
-    parallel_for(0, p, [&](std::int64_t q) {
-      detail::NearestSet<T> set(k, std::numeric_limits<double>::infinity(), dim());
-      set.reset(-1);  // a new point excludes no training point
-      const T* query = rows.row(q).data();
-      if (state_->tree) {
-        state_->tree->search(query, set);
-      } else {
-        for (index_t j = 0; j < training.rows; ++j)
-          set.addPoint(detail::squared_distance(query, training.row(j), training.cols), std::uint32_t(j));
-      }
+    const auto store = [&](index_t q, detail::NearestSet<T>& set) {
       set.sort();
       std::size_t slot = std::size_t(q) * std::size_t(k);
       for (const auto& entry : set.entries()) {
         lists.indices[slot] = entry.index;
         lists.distances[slot++] = entry.distance;
       }
+    };
+    const auto new_set = [&] {
+      detail::NearestSet<T> set(k, std::numeric_limits<double>::infinity(), dim());
+      set.reset(-1);  // a new point excludes no training point
+      return set;
+    };
+    if (state_->tree) {
+      parallel_for(0, p, [&](std::int64_t q) {
+        auto set = new_set();
+        state_->tree->search(rows.row(q).data(), set);
+        store(index_t(q), set);
+      });
+      return lists;
+    }
+    // High D: KNearest's blocked GEMM filter and exact recheck (detail/brute_force.hpp), built per
+    // call: it holds a centered copy of the training points and keeps OpenBLAS single-threaded
+    // while it lives, neither of which a model should carry between calls.
+    const detail::BruteForce<T> brute{detail::PointRows<T>(state_->points)};
+    const index_t block = detail::BruteForce<T>::query_block;
+    parallel_for(0, (p + block - 1) / block, [&](std::int64_t b) {
+      const index_t first = index_t(b) * block, count = std::min(block, p - first);
+      std::vector<detail::NearestSet<T>> sets;
+      for (index_t q = 0; q < count; ++q) sets.push_back(new_set());
+      brute.search_outside(rows, first, sets);
+      for (index_t q = 0; q < count; ++q) store(first + q, sets[std::size_t(q)]);
     });
     return lists;
   }

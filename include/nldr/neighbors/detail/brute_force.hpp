@@ -80,8 +80,8 @@ class BruteForce {
   explicit BruteForce(PointRows<T> points) : points_(points) {
     using Map = Eigen::Map<const Matrix<T>, 0, Eigen::OuterStride<>>;
     const Map x(points.data, points.rows, points.cols, Eigen::OuterStride<>(points.stride));
-    const Eigen::Matrix<T, 1, Eigen::Dynamic> mean = x.colwise().mean();
-    norms_ = (x.rowwise() - mean).rowwise().squaredNorm();  // no N x D temporary in T
+    mean_ = x.colwise().mean();
+    norms_ = (x.rowwise() - mean_).rowwise().squaredNorm();  // no N x D temporary in T
     max_norm_ = norms_.size() > 0 ? norms_.maxCoeff() : T(0);
     // Higham (2002), sec. 3.1: a dot product or squared norm of D terms computed in any order errs
     // by at most gamma_D = D u / (1 - D u) times the sum of |terms|, which is <= |q|^2 + |p|^2 here;
@@ -96,26 +96,75 @@ class BruteForce {
       // part with the same spare; 2^-140 D (1 + max |p|) covers the absolute part of subnormals
       // (256 times over). Only where the products cannot overflow float and the absolute part
       // stays negligible; the exact recheck in double still decides.
-      if (max_norm_ <= 1e30 && max_norm_ >= 1e-20) {
-        centered_float_ = (x.rowwise() - mean).template cast<float>();
+      if (max_norm_ <= float_norm_limit && max_norm_ >= 1e-20) {
+        centered_float_ = (x.rowwise() - mean_).template cast<float>();
         error_scale_ = T(4) * T(points.cols + 8) * T(std::numeric_limits<float>::epsilon());
-        error_floor_ = std::ldexp(1.0, -140) * T(points.cols) * (1 + std::sqrt(max_norm_));
+        error_floor_scale_ = std::ldexp(1.0, -140) * T(points.cols);
         return;
       }
     }
-    centered_ = x.rowwise() - mean;
+    centered_ = x.rowwise() - mean_;
   }
 
   /// Offers to sets[q] (reset for queries[q]) a superset of the answer of point queries[q],
   /// at exact squared distances. queries.size() <= query_block.
   void search(std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
-    if (centered_float_.size() > 0)
-      search_with<float>(centered_float_, queries, sets);
-    else
-      search_with<T>(centered_, queries, sets);
+    const auto block = [&]<Real G>(const Matrix<G>& centered) {
+      QueryBlock<G> b(index_t(queries.size()), points_.cols);
+      for (std::size_t q = 0; q < queries.size(); ++q) {
+        b.centered.row(Eigen::Index(q)) = centered.row(queries[q]);
+        b.norms[q] = norms_[queries[q]];
+        b.self[q] = queries[q];
+        b.rows[q] = points_.row(queries[q]);
+      }
+      search_with<G>(centered, b, sets);
+    };
+    centered_float_.size() > 0 ? block(centered_float_) : block(centered_);
+  }
+
+  /// The same for points outside the set: rows [first, first + sets.size()) of `outside` (row-major,
+  /// D columns), each set reset for an outside point (no self to exclude). sets.size() <= query_block.
+  void search_outside(const Matrix<T>& outside, index_t first, std::span<NearestSet<T>> sets) const {
+    const auto nq = index_t(sets.size());
+    const auto block = [&]<Real G>(const Matrix<G>& centered) {
+      QueryBlock<G> b(nq, points_.cols);
+      for (index_t q = 0; q < nq; ++q) {
+        const Eigen::Matrix<T, 1, Eigen::Dynamic> c = outside.row(first + q) - mean_;
+        b.centered.row(q) = c.template cast<G>();
+        b.norms[std::size_t(q)] = c.squaredNorm();
+        b.rows[std::size_t(q)] = outside.row(first + q).data();
+      }
+      search_with<G>(centered, b, sets);
+    };
+    if (centered_float_.size() == 0) return block(centered_);
+    // A query too large for float's products is compared exactly with every point instead.
+    bool fits_float = true;
+    for (index_t q = 0; q < nq; ++q)
+      fits_float = fits_float && (outside.row(first + q) - mean_).squaredNorm() <= float_norm_limit;
+    if (fits_float) return block(centered_float_);
+    for (index_t q = 0; q < nq; ++q)
+      for (index_t j = 0; j < points_.rows; ++j)
+        sets[std::size_t(q)].addPoint(squared_distance(outside.row(first + q).data(), points_.row(j), points_.cols),
+                                      typename NearestSet<T>::IndexType(j));
   }
 
  private:
+  // Largest centered squared norm whose products a float GEMM computes without overflow.
+  static constexpr double float_norm_limit = 1e30;
+
+  // One block of queries as the filter reads them: centered rows in the GEMM's type G, their
+  // centered squared norms, the point each query is (excluded from its answer; -1 for outside
+  // points) and its row in T for the exact recheck.
+  template <Real G>
+  struct QueryBlock {
+    QueryBlock(index_t n, Eigen::Index dim)
+        : centered(n, dim), norms(std::size_t(n)), self(std::size_t(n), index_t(-1)), rows(std::size_t(n)) {}
+    Matrix<G> centered;
+    std::vector<T> norms;
+    std::vector<index_t> self;
+    std::vector<const T*> rows;
+  };
+
   struct Filter {
     std::vector<std::pair<T, index_t>> candidates;  // (approximate squared distance, point)
     T threshold = 0;                               // candidates above it cannot be in the answer
@@ -127,15 +176,15 @@ class BruteForce {
   // The search with the GEMM in G (T, or float for double data); `centered` holds the centered
   // points in G.
   template <Real G>
-  void search_with(const Matrix<G>& centered, std::span<const index_t> queries, std::span<NearestSet<T>> sets) const {
-    const index_t nq = index_t(queries.size());
+  void search_with(const Matrix<G>& centered, const QueryBlock<G>& queries, std::span<NearestSet<T>> sets) const {
+    const index_t nq = index_t(queries.norms.size());
     const Eigen::Index dim = points_.cols;
-    Matrix<G> q_rows(nq, dim);
+    const Matrix<G>& q_rows = queries.centered;
     std::vector<Filter> filters(std::size_t(nq), Filter{});
     for (index_t q = 0; q < nq; ++q) {
-      q_rows.row(q) = centered.row(queries[q]);
       Filter& f = filters[q];
-      f.error = error_scale_ * (norms_[queries[q]] + max_norm_) + error_floor_;
+      const T q_norm = queries.norms[std::size_t(q)];
+      f.error = error_scale_ * (q_norm + max_norm_) + error_floor_scale_ * (1 + std::sqrt(std::max(max_norm_, q_norm)));
       f.threshold = limit(sets[q].squared_radius_bound(), f.error);
       f.capacity = std::size_t(sets[q].capacity());
       f.prune_at = 2 * f.capacity + 64;
@@ -147,9 +196,9 @@ class BruteForce {
       const T* p_norms = norms_.data() + p0;
       for (index_t q = 0; q < nq; ++q) {
         Filter& f = filters[q];
-        const index_t self = queries[q];
+        const index_t self = queries.self[std::size_t(q)];
         const G* row = approx.row(q).data();
-        const T q_norm = norms_[self];
+        const T q_norm = queries.norms[std::size_t(q)];
         for (index_t c = 0; c < np; ++c) {
           const T a = (T(row[c]) + p_norms[c]) + q_norm;
           // !(a > t) also admits NaN, which only an overflowing norm can produce; the error
@@ -164,7 +213,7 @@ class BruteForce {
       // Up to ~2k + 64 candidates accumulate between prunes; one last prune leaves about k for
       // the exact recheck, which costs D operations each (it took 9% of the search at D = 784).
       prune(filters[q]);
-      const T* query = points_.row(queries[q]);
+      const T* query = queries.rows[std::size_t(q)];
       for (const auto& [approx_distance, j] : filters[q].candidates)
         if (!(approx_distance > filters[q].threshold))
           sets[q].addPoint(squared_distance(query, points_.row(j), dim), typename NearestSet<T>::IndexType(j));
@@ -193,10 +242,13 @@ class BruteForce {
   PointRows<T> points_;
   Matrix<T> centered_;            // N x D, rows minus their mean (empty when centered_float_ is used)
   Matrix<float> centered_float_;  // the same in float, for double data whose range allows it
+  Eigen::Matrix<T, 1, Eigen::Dynamic> mean_;  // the points' mean, which every row is centered by
   Vector<T> norms_;     // squared norms of the centered rows
   T max_norm_ = 0;
   T error_scale_ = 0;
-  T error_floor_ = 0;  // absolute part of the error bound (float GEMM for double data only)
+  // Absolute part of the error bound, times 1 + the largest centered norm of a query or point
+  // (float GEMM for double data only).
+  T error_floor_scale_ = 0;
   T slack_ = 0;
 };
 
