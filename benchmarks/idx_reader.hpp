@@ -46,4 +46,30 @@ nldr::Matrix<T> read_images(const std::string& path, long limit = -1) {
   return images;
 }
 
+/// The labels of an IDX1 file (magic 0x801, one unsigned byte per item), at most `limit` of them.
+inline std::vector<int> read_labels(const std::string& path, long limit = -1) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (!file) throw std::runtime_error("cannot open " + path);
+  unsigned char header[8];
+  if (gzread(file, header, 8) != 8) {
+    gzclose(file);
+    throw std::runtime_error("truncated IDX file " + path);
+  }
+  const std::uint32_t magic = std::uint32_t(header[2]) << 8 | header[3];
+  long n = long(std::uint32_t(header[4]) << 24 | std::uint32_t(header[5]) << 16 | std::uint32_t(header[6]) << 8 |
+                header[7]);
+  if (header[0] != 0 || header[1] != 0 || magic != 0x801) {
+    gzclose(file);
+    throw std::runtime_error(path + " is not an IDX1 file of unsigned bytes (magic 0x801)");
+  }
+  if (limit >= 0 && limit < n) n = limit;
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(n));
+  if (gzread(file, bytes.data(), unsigned(n)) != int(n)) {
+    gzclose(file);
+    throw std::runtime_error("truncated IDX file " + path);
+  }
+  gzclose(file);
+  return {bytes.begin(), bytes.end()};
+}
+
 }  // namespace bench_idx
