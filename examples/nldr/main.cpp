@@ -118,6 +118,14 @@ nldr::Matrix<double> read_points(const std::string& path, bool data_columns = tr
 /// --out-header: a first line d1,...,dd (CSV); none for .npy.
 bool out_header = false;
 
+/// Says on stderr which neighbor search built `graph`: with --verbose always, otherwise (unless
+/// --quiet) when the graph is approximate, so that no one gets an approximate graph unawares.
+void note_search(const nldr::SelectionReport& selection) {
+  const bool approximate = selection.search == nldr::search_name(nldr::NeighborSearch::hnsw);
+  const std::string note = nldr_tool::search_note(selection);
+  if (!note.empty() && (input_settings.verbose || (approximate && !input_settings.quiet))) std::cerr << note << '\n';
+}
+
 void write_points(const std::string& path, const nldr::Matrix<double>& Y, const std::string& prefix = "d") {
   nldr::io::WriteOptions options;
   if (out_header)
@@ -259,6 +267,54 @@ std::string selector_names() {
   return nldr::detail::joined(names);
 }
 
+/// The embedding's dimension from a method's given parameters: --dim, 2 by default.
+nldr::index_t embedding_dim(const nldr::ParameterValues& values) {
+  const auto given = values.find("dim");
+  return given != values.end() ? nldr::index_t(std::stol(given->second)) : 2;
+}
+
+/// --pca P (docs/tool.md, "PCA before the graph"): replaces X by its first P principal components
+/// (nldr::Pca: randomized SVD for large D), before anything else sees the points. Records the stage
+/// and the explained variance (report["pca"]; stderr with --verbose) and returns the projection,
+/// which a saved model keeps so that transform projects new points the same way. `dim` is the
+/// embedding's dimension (the graph alone: 1).
+nldr::InputProjection<double> reduce_by_pca(nldr::Matrix<double>& X, nldr::index_t p, nldr::index_t dim,
+                                            nldr_tool::Console& console, nldr::StageTimes& times, JsonValue& report) {
+  if (p >= X.cols())
+    nldr::throw_invalid("pca", "--pca ", p, " must be below the input's D = ", X.cols(), " columns (PCA to ", p,
+                        " dimensions would keep them all): lower --pca or drop it");
+  if (p >= X.rows())
+    nldr::throw_invalid("pca", "--pca ", p, " must be below the number of points N = ", X.rows(),
+                        " (N points span at most N - 1 dimensions): lower --pca");
+  if (p < dim)
+    nldr::throw_invalid("pca", "--pca ", p, " is below --dim ", dim, ": the embedding cannot have more dimensions "
+                        "than the points it is computed from; raise --pca or lower --dim");
+  nldr::Stopwatch clock;
+  const auto pca = nldr::Pca{{.dim = p, .progress = console.progress("PCA")}}.fit(X);
+  console.stage(times, "pca", clock.seconds());
+  const double kept = pca.explained_variance_ratio.sum();
+  JsonValue json = JsonValue::object();
+  json["dim"] = p;
+  json["input_dim"] = X.cols();
+  json["explained_variance_ratio"] = kept;
+  json["solver"] = pca.diagnostics.solver;
+  report["pca"] = std::move(json);
+  if (input_settings.verbose && !input_settings.quiet)
+    std::fprintf(stderr, "nldr: PCA from D = %lld to %d dimensions keeps %.1f%% of the variance (%s)\n",
+                 static_cast<long long>(X.cols()), int(p), 100 * kept, pca.diagnostics.solver.c_str());
+  X = pca.coordinates;
+  return {pca.mean, pca.components};
+}
+
+/// The --pca flag of a command that builds a neighbor graph.
+CLI::Option* add_pca_option(CLI::App& command, nldr::index_t& p) {
+  return command
+      .add_option("--pca", p,
+                  "Reduce the points to their first P principal components before the neighbor graph (randomized "
+                  "SVD for large D); the kept variance goes to --json and, with --verbose, to stderr")
+      ->check(CLI::Range(1, 1 << 30));
+}
+
 // ---- nldr generate ------------------------------------------------------------------------------
 
 struct GenerateArgs {
@@ -288,6 +344,7 @@ int generate(const GenerateArgs& a) {
 
 struct NeighborsArgs {
   std::string in, selector = "knn";
+  nldr::index_t pca = 0;  ///< --pca P; 0: none
   nldr_tool::RegistryFlags flags;
   Output out, json;
 };
@@ -301,12 +358,15 @@ int neighbors(const NeighborsArgs& a) {
   nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
   nldr::StageTimes times;
   nldr::Stopwatch clock;
-  const nldr::Matrix<double> X = read_points(a.in);
+  nldr::Matrix<double> X = read_points(a.in);
   console.stage(times, "read", clock.seconds());
+  JsonValue report;
+  if (a.pca > 0) reduce_by_pca(X, a.pca, 1, console, times, report);
   clock.restart();
   const auto graph =
       selector.select(X, a.flags.given(selector.parameters), console.progress(std::string(selector.name)));
   console.stage(times, "neighbors", clock.seconds());
+  note_search(graph.selection());
   clock.restart();
   nldr::io::CsvWriter edges(a.out.path);
   for (nldr::index_t i = 0; i < graph.size(); ++i) {
@@ -317,7 +377,6 @@ int neighbors(const NeighborsArgs& a) {
   edges.commit();
   console.stage(times, "write", clock.seconds());
 
-  JsonValue report;
   report["command"] = "neighbors";
   report["input"] = a.in;
   report["graph"] = nldr_tool::graph_json(graph);
@@ -331,6 +390,7 @@ int neighbors(const NeighborsArgs& a) {
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
   std::string disconnected = "join";  ///< --disconnected: join or error
+  nldr::index_t pca = 0;              ///< --pca P; 0: none
   nldr_tool::RegistryFlags flags;
   CLI::Option* selector_option = nullptr;
   CLI::Option* disconnected_option = nullptr;
@@ -366,6 +426,10 @@ int embed(EmbedArgs& a) {
   if (from_distances && (!a.in.empty() || from_graph_file))
     nldr::throw_invalid("distances", "--distances replaces --in (and --graph): give one input");
   if (!from_distances && a.in.empty()) nldr::throw_invalid("in", "give the points with --in X.csv");
+  if (a.pca > 0 && (from_distances || from_graph_file))
+    nldr::throw_invalid("pca", "--pca reduces the --in points before the neighbor graph, but ",
+                        from_distances ? "--distances gives no points" : "the --graph file was built on the points as "
+                        "they are", ": drop --pca");
   if (from_graph_file && !method.accepts(nldr::needs_graph))
     nldr::throw_invalid("graph", method.name, " uses no neighbor graph: drop --graph");
   const bool selects = method.accepts(nldr::needs_graph) && !from_graph_file && !from_distances;
@@ -392,7 +456,7 @@ int embed(EmbedArgs& a) {
     nldr::throw_invalid("color-label", "--color-label and --color-kind style the colors: add --color C.csv or "
                         "--color-column NAME, or drop them");
   nldr::ParameterValues method_values = a.flags.given(method.parameters);
-  const nldr::index_t dim = method_values.count("dim") ? nldr::index_t(std::stol(method_values["dim"])) : 2;
+  const nldr::index_t dim = embedding_dim(method_values);
   check_distinct({{"--out", a.out.path}, {"--json", a.json.path}, {"--plot", a.plot.plot.path}, {"--save-model", a.model.path}},
                  {a.in, a.distances_file, a.graph_file, a.color.path});
   for (const Output* o : {&a.out, &a.json, &a.plot.plot, &a.model}) check_writable(*o);
@@ -425,6 +489,8 @@ int embed(EmbedArgs& a) {
   report["n"] = X.rows();
   if (!from_distances) report["input_dim"] = X.cols();
   report["method"] = std::string(method.name);
+  std::optional<nldr::InputProjection<double>> projection;
+  if (a.pca > 0) projection = reduce_by_pca(X, a.pca, dim, console, times, report);
 
   nldr::FitInput<double> input;
   (from_distances ? input.distances : input.points) = &X;
@@ -445,6 +511,7 @@ int embed(EmbedArgs& a) {
     clock.restart();
     graph = selector->select(X, selector_values, console.progress(std::string(selector->name)));
     console.stage(times, "neighbors", clock.seconds());
+    note_search(graph->selection());
     report["selector"] = std::string(selector->name);
     report["selector_parameters"] = nldr_tool::parameters_json(nldr::Arguments(selector->parameters, selector_values,
                                                                                selector->name).values());
@@ -493,7 +560,8 @@ int embed(EmbedArgs& a) {
   }
   const nldr::ProgressCallback progress = console.progress(std::string(method.name));
   input.progress = &progress;
-  const nldr::AnyModel<double> model = method.fit(input, method_values);
+  nldr::AnyModel<double> model = method.fit(input, method_values);
+  if (projection) model.set_input_projection(std::move(*projection));
   for (const auto& [stage, seconds] : model.embedding().times.stages) console.stage(times, stage, seconds);
   report["dim"] = model.coordinates().cols();
   report["parameters"] = nldr_tool::parameters_json(model.parameters());
@@ -571,6 +639,7 @@ int transform(const TransformArgs& a) {
 struct TuneArgs {
   std::string in, method, criterion = "auc-rnx";
   nldr::index_t k_min = 5, k_max = 30, k_step = 1;
+  nldr::index_t pca = 0;  ///< --pca P; 0: none
   double radius_min = 0, radius_max = 0;
   int radius_steps = 10;
   std::string t_values;
@@ -718,8 +787,13 @@ int tune(const TuneArgs& a) {
   check_distinct({{"--json", a.json.path}, {"--plot", a.plot.plot.path}}, {a.in});
   for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
   nldr_tool::Console console(input_settings.quiet, input_settings.verbose);
-  const nldr::Matrix<double> X = read_points(a.in);
+  nldr::Matrix<double> X = read_points(a.in);
   const nldr::ParameterValues values = a.flags.given(method.parameters);
+  JsonValue report;
+  nldr::StageTimes pca_times;
+  if (a.pca > 0) {
+    reduce_by_pca(X, a.pca, embedding_dim(values), console, pca_times, report);
+  }
   // The sweep draws the progress line (one step per value); each fit only answers Ctrl-C.
   const nldr::ProgressCallback fit_cancel = console.cancel_only();
   const auto fit = [&](const nldr::NeighborGraph<double>& graph, const nldr::ParameterValues& given) {
@@ -729,7 +803,6 @@ int tune(const TuneArgs& a) {
   };
   nldr::TuneOptions options{.parameter = parameter, .criterion = criterion,
                             .progress = console.progress("tune " + std::string(method.name))};
-  JsonValue report;
   std::optional<nldr::TuneResult> result;
   if (parameter == nldr::TuneParameter::k) {
     options.k_min = a.k_min, options.k_max = a.k_max, options.k_step = a.k_step;
@@ -791,7 +864,8 @@ int tune(const TuneArgs& a) {
     nldr::io::write_line_plot(a.plot.plot.path, {curve}, plot_options);
   }
   console.print(result->times);
-  nldr_tool::add_resources(report, result->times);
+  for (const auto& [stage, seconds] : result->times.stages) pca_times.add(stage, seconds);
+  nldr_tool::add_resources(report, pca_times);  // --pca's stage first, then the sweep's
   if (a.json.requested())
     emit_json(a.json, report);
   else
@@ -1078,6 +1152,7 @@ int main(int argc, char** argv) {
   neighbors_cmd->add_option("--in,-i", nb.in, "Points CSV (N x D)")->required();
   neighbors_cmd->add_option("--selector", nb.selector, "Neighbor selector: " + selector_names())->capture_default_str();
   nb.flags.add_to(*neighbors_cmd, false, true);
+  add_pca_option(*neighbors_cmd, nb.pca);
   neighbors_cmd->add_option("--out,-o", nb.out.path, "Edges CSV, one directed edge i,j,distance per line (0-based)")
       ->required();
   add_json_option(*neighbors_cmd, nb.json);
@@ -1096,6 +1171,7 @@ int main(int argc, char** argv) {
                         "its distances are used as given");
   embed_cmd->add_option("--distances", em.distances_file, "N x N dissimilarity CSV instead of --in (mds)");
   em.flags.add_to(*embed_cmd, true, true);
+  add_pca_option(*embed_cmd, em.pca);
   embed_cmd->add_option("--save-model", em.model.path, "Write the fitted model (for nldr transform) to PATH");
   em.plot.add_to(*embed_cmd, true, "Scatter plot of the first two coordinates");
   embed_cmd->add_option("--color", em.color.path, "Colors for --plot: a one-column file, numbers or text, one per point");
@@ -1178,6 +1254,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--criterion", tu.criterion, "What picks the best value: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
       ->capture_default_str();
   tu.flags.add_to(*tune_cmd, true, false);
+  add_pca_option(*tune_cmd, tu.pca);
   tu.plot.add_to(*tune_cmd, false, "The criterion over the swept parameter");
   add_json_option(*tune_cmd, tu.json);
   add_input_options(*tune_cmd);

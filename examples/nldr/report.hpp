@@ -4,6 +4,7 @@
 #include <nldr/nldr.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -26,6 +27,10 @@ inline nldr::io::JsonValue graph_json(const nldr::NeighborGraph<double>& graph) 
   const nldr::SelectionReport& selection = graph.selection();
   nldr::io::JsonValue json = nldr::io::JsonValue::object();
   json["selector"] = selection.selector;
+  if (!selection.search.empty()) {
+    json["search"] = selection.search;
+    json["exact"] = selection.search != nldr::search_name(nldr::NeighborSearch::hnsw);
+  }
   json["points"] = stats.points;
   json["edges"] = stats.edges;
   json["symmetric"] = stats.symmetric;
@@ -41,6 +46,21 @@ inline nldr::io::JsonValue graph_json(const nldr::NeighborGraph<double>& graph) 
   json["fallback_points"] = selection.fallback_points;
   if (selection.estimated_recall) json["estimated_recall"] = *selection.estimated_recall;
   return json;
+}
+
+/// The stderr line about the neighbor search ("" for a graph that names none): which search ran,
+/// and for an approximate graph its estimated recall and how to get the exact one.
+inline std::string search_note(const nldr::SelectionReport& selection) {
+  if (selection.search.empty()) return "";
+  if (selection.search != nldr::search_name(nldr::NeighborSearch::hnsw))
+    return "nldr: neighbor search: " + selection.search + " (exact)";
+  std::string note = "nldr: neighbor search: hnsw, approximate";
+  if (selection.estimated_recall) {
+    char recall[32];
+    std::snprintf(recall, sizeof recall, " (estimated recall %.3f)", *selection.estimated_recall);
+    note += recall;
+  }
+  return note + "; --selector knn --search exact gives the exact graph";
 }
 
 /// Every field of a quality report, under the names docs/metrics.md uses.

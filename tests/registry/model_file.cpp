@@ -69,7 +69,7 @@ TEST_CASE("a damaged or foreign model file is an io_error naming the fault", "[m
   flipped[flipped.size() / 3] ^= 0x10;
   fails_with(flipped, "checksum");
   std::string newer = bytes;
-  newer[8] = 2;  // format version 2
+  newer[8] = char(nldr::kModelFormatVersion + 1);  // a format version this nldr does not know yet
   fails_with(rechecksummed(newer), "newer");
   std::string unknown = bytes;
   unknown.replace(unknown.find("isomap"), 6, "isomaq");
@@ -91,4 +91,38 @@ TEST_CASE("a damaged or foreign model file is an io_error naming the fault", "[m
     fails_with(rechecksummed(empty), "claims");
   }
   CHECK_THROWS_CONTAINING(nldr::load_model<double>("/nonexistent/m.nldr"), nldr::io_error, "cannot be opened");
+}
+
+TEMPLATE_TEST_CASE("an input projection (--pca) is kept in the file, applied by transform, and marks version 2",
+                   "[model-file]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 150, .seed = 5});
+  // The roll in 5-D: X = roll A + offset with A a 3 x 5 map of orthonormal rows, so that the
+  // projection (X - mean) A^T gives the roll back (up to its mean).
+  nldr::Matrix<T> A = nldr::Matrix<T>::Zero(3, 5);
+  A(0, 1) = 1, A(1, 3) = 1, A(2, 4) = 1;
+  const nldr::Matrix<T> X = (roll.points * A).array() + T(2);
+  const nldr::Vector<T> mean = X.colwise().mean().transpose();
+  const nldr::Matrix<T> reduced = X.rowwise() - mean.transpose();
+  auto model = small_model<T>("lle", nldr::Matrix<T>(reduced * A.transpose()));
+  const auto plain = model;
+  model.set_input_projection({mean, A});
+  const nldr::Matrix<T> X_new = X.topRows(6).array() + T(0.02);
+  const nldr::Matrix<T> expected = plain.transform(nldr::Matrix<T>((X_new.rowwise() - mean.transpose()) * A.transpose()));
+  CHECK((model.transform(X_new).array() == expected.array()).all());
+  CHECK_THROWS_CONTAINING(model.transform(nldr::Matrix<T>(X_new.leftCols(3))), nldr::invalid_argument,
+                          "projected to 3 by PCA");
+
+  const std::string with = nldr::model_bytes(model), without = nldr::model_bytes(plain);
+  CHECK(with[8] == 2);     // format version 2: a version-1 reader would ignore the projection
+  CHECK(without[8] == 1);  // readable by version-1 readers
+  const auto loaded = nldr::model_from_bytes<T>(with, "m.nldr");
+  REQUIRE(loaded.input_projection().has_value());
+  CHECK((loaded.transform(X_new).array() == expected.array()).all());
+  CHECK_FALSE(nldr::model_from_bytes<T>(without, "m.nldr").input_projection().has_value());
+  // A file whose projection's axes do not match its mean (a valid file otherwise) is refused.
+  auto mismatched = plain;
+  mismatched.set_input_projection({nldr::Vector<T>(mean.head(4)), A});
+  CHECK_THROWS_CONTAINING(nldr::model_from_bytes<T>(nldr::model_bytes(mismatched), "m.nldr"), nldr::io_error,
+                          "input projection");
 }

@@ -3,10 +3,13 @@
 #include "catch.hpp"
 #include "io/scratch_dir.hpp"
 
+#include <nldr/core/random.hpp>
 #include <nldr/io/csv.hpp>
 #include <nldr/io/plot.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -533,4 +536,164 @@ TEST_CASE("tune sweeps k, the epsilon-ball radius or Laplacian Eigenmaps' t, and
                 "--t-min and --t-values");
   require_error(nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,2 --heat-t 3"), 2, "drop --heat-t");
   require_error(nldr_run(s, "tune" + in + " --method laplacian-eigenmaps --t-values 1,x"), 2, "\"x\" is not one");
+}
+
+namespace {
+
+/// The number after `"key": ` in a JSON report (NaN when absent).
+double json_number(const std::string& json, const std::string& key) {
+  const std::string label = "\"" + key + "\": ";
+  const auto at = json.find(label);
+  return at == std::string::npos ? std::nan("") : std::atof(json.c_str() + at + label.size());
+}
+
+/// A Swiss roll (3-D) rotated into 12-D by a seeded orthogonal map, plus a little noise in every
+/// coordinate: high ambient, low intrinsic dimension, with its first 3 principal components the roll.
+nldr::Matrix<double> roll_in_12d(int n, const Scratch& s, const std::string& name) {
+  REQUIRE(nldr_run(s, "generate swiss-roll --n " + std::to_string(n) + " --seed 11 --out " + s / "roll.csv").exit_code == 0);
+  const auto roll = read(s / "roll.csv");
+  nldr::Random rng(12);
+  Eigen::MatrixXd gaussian(12, 12);
+  for (Eigen::Index i = 0; i < gaussian.size(); ++i) gaussian.data()[i] = rng.normal();
+  const Eigen::MatrixXd rotation = Eigen::HouseholderQR<Eigen::MatrixXd>(gaussian).householderQ();
+  nldr::Matrix<double> X = roll * rotation.topRows(3);
+  for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] += 0.01 * rng.normal();
+  std::ofstream out(s / name);
+  out.precision(17);
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index c = 0; c < X.cols(); ++c) out << X(i, c) << (c + 1 < X.cols() ? ',' : '\n');
+  return X;
+}
+
+}  // namespace
+
+TEST_CASE("neighbors and embed report the search; an approximate graph is announced with its recall", "[tool][search]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 5 --out " + s / "x.csv").exit_code == 0);
+  // 3-D points get the k-d tree; the brute force needs D > 20: the 12-D roll widened by zero columns.
+  const auto X = roll_in_12d(300, s, "x12.csv");
+  nldr::Matrix<double> wide = nldr::Matrix<double>::Zero(X.rows(), 30);
+  wide.leftCols(12) = X;
+  {
+    std::ofstream out(s / "x30.csv");
+    out.precision(17);
+    for (Eigen::Index i = 0; i < wide.rows(); ++i)
+      for (Eigen::Index c = 0; c < wide.cols(); ++c) out << wide(i, c) << (c + 1 < wide.cols() ? ',' : '\n');
+  }
+  const auto low = nldr_run(s, "neighbors --in " + s / "x.csv" + " --k 6 --out " + s / "e.csv --json");
+  REQUIRE(low.exit_code == 0);
+  CHECK_THAT(low.out, ContainsSubstring("\"search\": \"kdtree\""));
+  CHECK_THAT(low.out, ContainsSubstring("\"exact\": true"));
+  CHECK(low.err.empty());  // an exact search is not announced without --verbose
+  const auto high = nldr_run(s, "neighbors --in " + s / "x30.csv" + " --k 6 --out " + s / "e.csv --json -v");
+  REQUIRE(high.exit_code == 0);
+  CHECK_THAT(high.out, ContainsSubstring("\"search\": \"brute-force\""));
+  CHECK_THAT(high.err, ContainsSubstring("neighbor search: brute-force (exact)"));
+  const auto exact = nldr_run(s, "embed --in " + s / "x30.csv" + " --out " + s / "y.csv -m isomap -k 8 --search exact --json");
+  REQUIRE(exact.exit_code == 0);
+  CHECK_THAT(exact.out, ContainsSubstring("\"search\": \"brute-force\""));
+#if defined(NLDR_HAVE_HNSWLIB)
+  const auto approximate =
+      nldr_run(s, "neighbors --in " + s / "x30.csv" + " --k 6 --search approximate --out " + s / "a.csv --json");
+  INFO(approximate.err);
+  REQUIRE(approximate.exit_code == 0);
+  CHECK_THAT(approximate.out, ContainsSubstring("\"search\": \"hnsw\""));
+  CHECK_THAT(approximate.out, ContainsSubstring("\"exact\": false"));
+  CHECK_THAT(approximate.err, ContainsSubstring("approximate (estimated recall "));
+  CHECK_THAT(approximate.err, ContainsSubstring("--search exact"));
+  // The reported recall is that of the lists, checked against a brute force here.
+  const auto edges = read(s / "a.csv");
+  REQUIRE(edges.rows() == 300 * 6);
+  int found = 0;
+  for (Eigen::Index row = 0; row < edges.rows(); ++row) {
+    const auto i = Eigen::Index(edges(row, 0)), j = Eigen::Index(edges(row, 1));
+    CHECK(edges(row, 2) == Approx((wide.row(i) - wide.row(j)).norm()).epsilon(1e-12));
+    int closer = 0;
+    for (Eigen::Index m = 0; m < wide.rows(); ++m)
+      closer += m != i && (wide.row(i) - wide.row(m)).norm() < edges(row, 2) * (1 - 1e-12);
+    found += closer < 6;
+  }
+  CHECK(double(found) / double(edges.rows()) >= 0.9);
+  CHECK(json_number(approximate.out, "estimated_recall") >= 0.9);
+  const auto quiet = nldr_run(s, "neighbors --in " + s / "x30.csv" + " --k 6 --search approximate -q --out " + s / "a.csv");
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.err.empty());
+#else
+  require_error(nldr_run(s, "neighbors --in " + s / "x30.csv" + " --search approximate --out " + s / "a.csv"), 2,
+                "--search approximate needs hnswlib");
+#endif
+  require_error(nldr_run(s, "neighbors --in " + s / "x.csv" + " --search fast --out " + s / "a.csv"), 2,
+                "not one of auto, exact, approximate");
+}
+
+TEST_CASE("--pca P: the graph and the method see the first P principal components; transform projects the same way",
+          "[tool][pca]") {
+  Scratch s;
+  const auto X = roll_in_12d(400, s, "x.csv");
+  // The reference PCA: eigenvectors of the covariance, computed here.
+  const Eigen::MatrixXd centered = X.rowwise() - X.colwise().mean();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centered.transpose() * centered / double(X.rows() - 1));
+  const Eigen::MatrixXd Z = centered * eigen.eigenvectors().rightCols(3);  // the top 3 axes (any order, sign)
+  const double kept = eigen.eigenvalues().tail(3).sum() / eigen.eigenvalues().sum();
+
+  // neighbors: every edge length is the distance of the points' PCA coordinates, and each list the
+  // 6 nearest in those coordinates (axis signs and order do not change distances).
+  const auto graph = nldr_run(s, "neighbors --in " + s / "x.csv" + " --pca 3 -k 6 --out " + s / "e.csv --json -v");
+  INFO(graph.err);
+  REQUIRE(graph.exit_code == 0);
+  CHECK(json_number(graph.out, "explained_variance_ratio") == Approx(kept).epsilon(1e-9));
+  CHECK_THAT(graph.err, ContainsSubstring("PCA from D = 12 to 3 dimensions keeps"));
+  CHECK_THAT(graph.err, ContainsSubstring("nldr: pca "));
+  const auto edges = read(s / "e.csv");
+  REQUIRE(edges.rows() == 400 * 6);
+  for (Eigen::Index row = 0; row < edges.rows(); ++row) {
+    const auto i = Eigen::Index(edges(row, 0)), j = Eigen::Index(edges(row, 1));
+    REQUIRE(edges(row, 2) == Approx((Z.row(i) - Z.row(j)).norm()).epsilon(1e-9));
+    int closer = 0;
+    for (Eigen::Index m = 0; m < Z.rows(); ++m) closer += m != i && (Z.row(i) - Z.row(m)).norm() < edges(row, 2) * (1 - 1e-9);
+    REQUIRE(closer < 6);
+  }
+
+  // embed --pca 3: the same embedding as embedding the reference PCA coordinates (Isomap depends on
+  // distances only), and the saved model places the 12-D training points where they are.
+  {
+    std::ofstream out(s / "z.csv");
+    out.precision(17);
+    for (Eigen::Index i = 0; i < Z.rows(); ++i) out << Z(i, 0) << ',' << Z(i, 1) << ',' << Z(i, 2) << '\n';
+  }
+  const auto fit = nldr_run(s, "embed --in " + s / "x.csv" + " --pca 3 -m isomap -k 10 --out " + s / "y.csv" +
+                                   " --save-model " + s / "m.nldr --json");
+  INFO(fit.err);
+  REQUIRE(fit.exit_code == 0);
+  CHECK_THAT(fit.out, ContainsSubstring("\"pca\": {"));
+  CHECK(json_number(fit.out, "input_dim") == 12);
+  REQUIRE(nldr_run(s, "embed --in " + s / "z.csv" + " -m isomap -k 10 --out " + s / "y_ref.csv").exit_code == 0);
+  const auto Y = read(s / "y.csv"), Y_ref = read(s / "y_ref.csv");
+  REQUIRE(Y.rows() == 400);
+  for (Eigen::Index c = 0; c < 2; ++c) {
+    const double sign = Y.col(c).dot(Y_ref.col(c)) < 0 ? -1 : 1;
+    CHECK((Y.col(c) - sign * Y_ref.col(c)).cwiseAbs().maxCoeff() <= 1e-6 * Y_ref.col(c).cwiseAbs().maxCoeff());
+  }
+  REQUIRE(nldr_run(s, "transform --model " + s / "m.nldr" + " --in " + s / "x.csv" + " --out " + s / "t.csv").exit_code == 0);
+  const auto placed = read(s / "t.csv");
+  CHECK((placed - Y).cwiseAbs().maxCoeff() <= 1e-9 * Y.cwiseAbs().maxCoeff());
+  // New points must have the training data's 12 columns, not the 3 the method saw.
+  require_error(nldr_run(s, "transform --model " + s / "m.nldr" + " --in " + s / "z.csv" + " --out " + s / "t2.csv"), 2,
+                "projected to 3 by PCA");
+
+  // tune --pca: the sweep runs on the reduced points and reports the PCA.
+  const auto tuned = nldr_run(s, "tune --in " + s / "x.csv" + " --pca 3 -m isomap --k-min 9 --k-max 10 --json");
+  INFO(tuned.err);
+  REQUIRE(tuned.exit_code == 0);
+  CHECK(json_number(tuned.out, "explained_variance_ratio") == Approx(kept).epsilon(1e-9));
+
+  const std::string in = "embed --in " + s / "x.csv" + " --out " + s / "bad.csv -m isomap";
+  require_error(nldr_run(s, in + " --pca 12"), 2, "--pca 12 must be below the input's D = 12");
+  require_error(nldr_run(s, in + " --pca 1"), 2, "--pca 1 is below --dim 2");
+  require_error(nldr_run(s, in + " --pca 2 --dim 3"), 2, "raise --pca or lower --dim");
+  require_error(nldr_run(s, "embed --distances " + s / "x.csv" + " --out " + s / "bad.csv -m mds --pca 2"), 2,
+                "--distances gives no points");
+  require_error(nldr_run(s, in + " --pca 3 --graph " + s / "e.csv"), 2, "drop --pca");
+  require_error(nldr_run(s, in + " --pca 0"), 2, "--pca");
+  CHECK_FALSE(fs::exists(s / "bad.csv"));
 }

@@ -255,6 +255,7 @@ struct ApproximateKNearest {
                                      ", ef_construction=", ef_construction, deterministic ? "" : ", parallel build",
                                      fallback.empty() ? "" : detail::concat(", exact lists for ", fallback.size(), " points"),
                                      ")");
+    report.search = search_name(NeighborSearch::hnsw);
     report.candidate_edges = graph.num_edges();
     if (recall_sample > 0) report.estimated_recall = estimate_recall(graph, rows);
     graph.set_selection(std::move(report));

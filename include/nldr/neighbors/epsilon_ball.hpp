@@ -102,6 +102,7 @@ struct EpsilonBall {
     report.selector = max_neighbors == 0
                           ? detail::concat("epsilon_ball(radius=", radius, ")")
                           : detail::concat("epsilon_ball(radius=", radius, ", max_neighbors=", max_neighbors, ")");
+    report.search = detail::exact_search_name(backend, X.cols());
     report.candidate_edges = graph.num_edges();
     graph.set_selection(std::move(report));
     return graph;

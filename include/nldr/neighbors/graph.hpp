@@ -32,6 +32,9 @@ enum class Symmetrization {
 /// What a selector did to produce the graph (diagnostics; zeros for plain kNN).
 struct SelectionReport {
   std::string selector;            ///< e.g. "knn(k=12)"
+  /// The search that found the (candidate) lists, search_name() of NeighborSearch: "kdtree" or
+  /// "brute-force" (exact), "hnsw" (approximate); empty for graphs built otherwise.
+  std::string search;
   offset_t candidate_edges = 0;    ///< directed candidate edges examined
   offset_t pruned_edges = 0;       ///< candidates the selector's rule removed
   offset_t reconnected_edges = 0;  ///< pruned edges re-added to reconnect components

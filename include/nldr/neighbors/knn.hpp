@@ -56,6 +56,7 @@ struct KNearest {
                                                              std::move(lists.distances), false);
     SelectionReport report;
     report.selector = detail::concat("knn(k=", k, ")");
+    report.search = detail::exact_search_name(backend, X.cols());
     report.candidate_edges = graph.num_edges();
     graph.set_selection(std::move(report));
     return graph;

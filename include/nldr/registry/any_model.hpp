@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -60,6 +61,31 @@ class ResultCollector {
 
 }  // namespace detail
 
+/// A linear map applied to the points before the method, e.g. the tool's --pca: x becomes
+/// (x - mean) components^T. A model keeps it so that transform() maps new points the same way
+/// (docs/models.md, "PCA before the method").
+template <Real T>
+struct InputProjection {
+  Vector<T> mean;        ///< D: subtracted first
+  Matrix<T> components;  ///< P x D: one axis per row
+
+  /// P x D points of the original D as the method saw them. \throws nldr::invalid_argument naming
+  /// "X_new" for another D.
+  Matrix<T> apply(const Matrix<T>& X_new) const {
+    if (X_new.cols() != components.cols())
+      throw_invalid("X_new", "X_new has D = ", X_new.cols(), " columns but the model was fit on D = ", components.cols(),
+                    " (projected to ", components.rows(), " by PCA before the method): supply points with the "
+                    "training data's columns");
+    return (X_new.rowwise() - mean.transpose()) * components.transpose();
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    v("input_projection.mean", mean, FieldRole::state);
+    v("input_projection.components", components, FieldRole::state);
+  }
+};
+
 template <Real T>
 class AnyModel {
  public:
@@ -81,8 +107,15 @@ class AnyModel {
 
   /// Places new points: P x D points, or, for a model fit on precomputed distances, the P x N
   /// distances of the new points to the training points (transform_takes_distances()).
-  Matrix<T> transform(const Matrix<T>& X_new) const { return impl().transform(X_new); }
+  /// With an input projection, new points have the original D and are projected first.
+  Matrix<T> transform(const Matrix<T>& X_new) const {
+    return projection_ ? impl().transform(projection_->apply(X_new)) : impl().transform(X_new);
+  }
   bool transform_takes_distances() const { return impl().takes_distances(); }
+
+  /// Records that the method was fit on projection.apply(X) rather than X (the tool's --pca).
+  void set_input_projection(InputProjection<T> projection) { projection_ = std::move(projection); }
+  const std::optional<InputProjection<T>>& input_projection() const { return projection_; }
 
   /// The method-specific results by name (residual_variance, explained_variance_ratio, ...).
   std::vector<std::pair<std::string, ResultValue>> results() const {
@@ -99,7 +132,10 @@ class AnyModel {
   }
 
   /// Appends every field to `writer` (model files).
-  void write_fields(detail::ModelWriter& writer) const { impl().visit(writer); }
+  void write_fields(detail::ModelWriter& writer) const {
+    impl().visit(writer);
+    if (projection_) InputProjection<T>(*projection_).visit(writer);
+  }
 
  private:
   struct Concept {
@@ -136,6 +172,7 @@ class AnyModel {
   std::string method_;
   ParameterValues parameters_;
   std::shared_ptr<const Concept> impl_;
+  std::optional<InputProjection<T>> projection_;
 };
 
 }  // namespace nldr

@@ -27,7 +27,7 @@ std::string model_bytes(const AnyModel<T>& model) {
   model.write_fields(body);
   detail::ModelWriter out;
   out.bytes.append(kModelMagic);
-  out.put(kModelFormatVersion);
+  out.put(std::uint32_t(model.input_projection() ? 2 : 1));
   out.put(std::uint8_t(sizeof(T)));
   out.put_text(model.method());
   out.put(std::uint32_t(model.parameters().size()));
@@ -82,8 +82,18 @@ AnyModel<T> model_from_bytes(std::string_view bytes, const std::string& source =
     fields[name] = {kind, body.take(size, "a field")};
   }
   if (body.left() != 0) body.fail("it has bytes after its last field");
+  const bool projected = fields.count("input_projection.mean") > 0;
   detail::ModelReader reader(std::move(fields), source);
-  return entry->load<T>(reader, std::move(parameters));
+  AnyModel<T> model = entry->load<T>(reader, std::move(parameters));
+  if (projected) {
+    InputProjection<T> projection;
+    projection.visit(reader);
+    if (projection.components.rows() < 1 || projection.components.cols() != projection.mean.size() ||
+        !projection.components.allFinite() || !projection.mean.allFinite())
+      reader.fail("its input projection is not a finite P x D map with a D-vector mean");
+    model.set_input_projection(std::move(projection));
+  }
+  return model;
 }
 
 /// Writes `model` to `path` atomically. \throws nldr::io_error (unwritable path, full disk).

@@ -2,7 +2,7 @@
 // model's visit() (embed/model_fields.hpp):
 //
 //   "NLDRMODL"                      8 bytes, magic
-//   u32 format version              kModelFormatVersion; a newer file is refused, naming both
+//   u32 format version              1, or 2 with an input projection; a newer file is refused
 //   u8  scalar size                 4 (float) or 8 (double)
 //   str method                      registry name, e.g. "isomap"
 //   u32 count, count x (str, str)   the parameters the model was fit with
@@ -42,7 +42,11 @@ static_assert(std::is_same_v<index_t, int>, "EigenDiagnostics counts (int) are s
 static_assert(std::endian::native == std::endian::little, "nldr model files assume a little-endian machine");
 
 inline constexpr std::string_view kModelMagic = "NLDRMODL";
-inline constexpr std::uint32_t kModelFormatVersion = 1;
+/// The newest format this nldr reads and writes. Version 2 adds the optional input projection
+/// (fields "input_projection.*", AnyModel::input_projection); a file without one is written as
+/// version 1, which older readers still read: a file is marked 2 exactly when a version-1 reader
+/// would misread it (it ignores unknown fields, and would skip the projection).
+inline constexpr std::uint32_t kModelFormatVersion = 2;
 
 namespace detail {
 

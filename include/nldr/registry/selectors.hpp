@@ -69,7 +69,26 @@ inline constexpr ParameterSpec k_parameter{"k", ParameterKind::integer, "10", 1,
 inline constexpr ParameterSpec min_neighbors_parameter{"min_neighbors", ParameterKind::integer, "1", 1, 2147483646,
                                                        {}, "neighbors every point keeps when pruning"};
 
-inline constexpr std::array<ParameterSpec, 1> knn_parameters{k_parameter};
+inline constexpr std::array<ParameterSpec, 2> knn_parameters{
+    k_parameter, ParameterSpec{"search", ParameterKind::choice, "auto", 0, 0, "auto|exact|approximate",
+                               "auto: exact unless HNSW is estimated >= 5x cheaper (large N, D > 20; reported with "
+                               "its estimated recall); exact; approximate: HNSW (approx-knn's defaults)"}};
+
+/// The knn selector's graph: KNearest, or ApproximateKNearest where `search` asks for it or, for
+/// "auto", where choose_neighbor_search picks HNSW (docs/selectors.md, "Automatic choice").
+template <Real T>
+NeighborGraph<T> searched_knn(const Matrix<T>& X, index_t k, std::string_view search) {
+#if defined(NLDR_HAVE_HNSWLIB)
+  const bool automatic_hnsw = same_name(search, "auto") && choose_neighbor_search(index_t(X.rows()), X.cols(), true) ==
+                                                               NeighborSearch::hnsw;
+  if (same_name(search, "approximate") || automatic_hnsw) return ApproximateKNearest{.k = k}(X);
+#else
+  if (same_name(search, "approximate"))
+    throw_invalid("search", "search = approximate needs hnswlib, which this build lacks: use search = exact, or "
+                  "rebuild with hnswlib (Debian libhnswlib-dev)");
+#endif
+  return KNearest{k}(X);
+}
 inline constexpr std::array<ParameterSpec, 1> epsilon_parameters{
     ParameterSpec{"radius", ParameterKind::real, "0", 0, std::numeric_limits<double>::max(), {},
                   "ball radius in input units (required, > 0)"}};
@@ -111,9 +130,9 @@ inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
 template <class Unused>
 const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
-      selector("knn", "the exact k nearest neighbors", knn_parameters, false,
+      selector("knn", "the k nearest neighbors (exact, or HNSW where far cheaper: see search)", knn_parameters, false,
                []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
-                 return KNearest{a.index("k")}(X);
+                 return searched_knn(X, a.index("k"), a.text("search"));
                }),
       selector("epsilon", "every point within a radius", epsilon_parameters, false,
                []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {

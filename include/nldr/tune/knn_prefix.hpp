@@ -34,6 +34,7 @@ NeighborGraph<T> list_prefixes(const NeighborGraph<T>& graph, Kept kept, std::st
                                                             std::move(distances), graph.is_symmetric());
   SelectionReport report;
   report.selector = std::move(selector);
+  report.search = graph.selection().search;
   report.candidate_edges = prefix.num_edges();
   prefix.set_selection(std::move(report));
   return prefix;

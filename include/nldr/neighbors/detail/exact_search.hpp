@@ -22,6 +22,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace nldr::detail {
@@ -35,7 +36,13 @@ struct NeighborLists {
 
 /// Whether `backend` means the k-d tree for points of dimension `dim`.
 inline bool uses_kdtree(SearchBackend backend, Eigen::Index dim) {
-  return backend == SearchBackend::kdtree || (backend == SearchBackend::automatic && dim <= kdtree_max_dimension);
+  return backend == SearchBackend::kdtree ||
+         (backend == SearchBackend::automatic && choose_neighbor_search(0, dim, false) == NeighborSearch::kdtree);
+}
+
+/// What SelectionReport::search says for an exact search with `backend` in `dim` dimensions.
+inline std::string exact_search_name(SearchBackend backend, Eigen::Index dim) {
+  return std::string(search_name(uses_kdtree(backend, dim) ? NeighborSearch::kdtree : NeighborSearch::brute_force));
 }
 
 /// Points per k-d tree leaf (nanoflann's leaf_max_size and default). Leaves of 8, 16 and 32

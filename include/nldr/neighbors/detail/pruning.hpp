@@ -218,7 +218,8 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   report.selector = std::move(name);
   report.candidate_edges = n_entries;
   report.pruned_edges = n_entries - offset_t(std::count(keep.begin(), keep.end(), 1));
-  report.estimated_recall = candidates.graph.selection().estimated_recall;  // of the candidate lists
+  report.search = candidates.graph.selection().search;                     // of the candidate lists
+  report.estimated_recall = candidates.graph.selection().estimated_recall;
 
   // pair[e]: whether the pair of entry e = (i -> j) is kept; twins agree. A kept entry without
   // a twin is "lent" to row j as well. degree[i] counts row i of the result: its own kept
