@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _nldr
 from ._validation import HAVE_SKLEARN, _Base, _Mixin, as_float_array, check_is_fitted
-from .neighbors import _graph_arrays
+from .neighbors import _graph_arrays, _warn_if_approximate
 
 # Registry parameter -> keyword of the estimators (scikit-learn's spelling).
 _RENAMED = {"dim": "n_components", "seed": "random_state"}
@@ -141,10 +141,13 @@ class _NldrEstimator(_Base, _Mixin):
             arguments.update(self._graph_arguments(X, entry, graph))
         elif graph is not None:
             raise ValueError(f"{type(self).__name__} does not use a neighbor graph: fit(X) without graph=")
-        self.model_, components, added, longest = _nldr.fit(entry["name"], parameters=parameters,
-                                                            threads=self._threads(), **arguments)
+        self.model_, graph_info = _nldr.fit(entry["name"], parameters=parameters, threads=self._threads(), **arguments)
         if "graph" in entry["inputs"]:
+            components, added, longest = (graph_info[key] for key in ("components", "joined_edges", "longest_joined_edge"))
             self.n_graph_components_ = components
+            self.graph_search_ = graph_info.get("search", "given")
+            self.graph_estimated_recall_ = graph_info.get("estimated_recall")
+            _warn_if_approximate(graph_info, arguments.get("selector_parameters", {}), stacklevel=2)
             if components > 1 and arguments["join"]:
                 warnings.warn(f"the neighbor graph has {components} connected components: joined them by {added} "
                               f"shortest connecting edge{'' if added == 1 else 's'} (longest {longest:.4g}); raise "

@@ -6,6 +6,7 @@ csr_matrix whose entry (i, j) is the distance from point i to its neighbor j (ro
 distance). The estimators take such a matrix as a precomputed graph: ``fit(X, graph=G)``.
 """
 import inspect
+import warnings
 
 import numpy as np
 
@@ -30,11 +31,24 @@ def select(X, selector="knn", n_jobs=None, **options):
     selector or option (the message lists the valid ones).
     """
     X = as_float_array(X)
-    n, indptr, indices, distances, _ = _nldr.select(selector, X, options, 0 if n_jobs is None else n_jobs)
+    n, indptr, indices, distances, _, search = _nldr.select(selector, X, options, 0 if n_jobs is None else n_jobs)
+    _warn_if_approximate(search, options, stacklevel=3)
     if _sparse is None:
         raise ImportError("nldr.neighbors returns scipy.sparse matrices: install scipy (python3-scipy)")
     # Entries stay in nldr's order (by distance); scipy's own routines accept unsorted indices.
     return _sparse.csr_matrix((distances, indices, indptr), shape=(n, n))
+
+
+def _warn_if_approximate(search, options, stacklevel):
+    """A UserWarning when the graph came from the approximate search without the caller asking for
+    it (the knn selector's search='auto' picks HNSW for large high-dimensional data,
+    docs/selectors.md): an approximate answer is never silent."""
+    if search.get("search") == "hnsw" and options.get("search") != "approximate":
+        recall = search.get("estimated_recall")
+        estimate = f", estimated recall {recall:.3f}" if recall is not None else ""
+        warnings.warn(f"approximate neighbor search (HNSW{estimate}): pass search='exact' to the knn selector "
+                      "(estimators: neighbors_params={'search': 'exact'}) for the exact graph, or "
+                      "search='approximate' to choose it and silence this warning", UserWarning, stacklevel=stacklevel)
 
 
 def _graph_arrays(graph, n, dtype):

@@ -280,12 +280,13 @@ struct FitArguments {
   bool join = false;                      ///< join a disconnected graph's components (join_components)
 };
 
-/// The neighbor graph's components before any joining, and the joining edges added.
-struct GraphSummary {
-  nldr::index_t components = 0;  ///< 0 without a graph
-  std::size_t added = 0;
-  double longest = 0;
-};
+/// How a graph was searched (SelectionReport::search, estimated_recall) as a dict for Python.
+py::dict search_summary(const nldr::SelectionReport& report) {
+  py::dict summary;
+  summary["search"] = report.search;
+  summary["estimated_recall"] = report.estimated_recall ? py::cast(*report.estimated_recall) : py::none();
+  return summary;
+}
 
 /// Selection, joining and the fit in one call with the GIL released, as `nldr embed` does them:
 /// the graph never crosses into Python and back.
@@ -304,22 +305,32 @@ py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
   const nldr::SelectorInfo* selector = a.selector.empty() ? nullptr : &nldr::find_selector(a.selector);
   if (selector && !points) nldr::throw_invalid("X", "selector = ", a.selector, " needs the points X");
   input.progress = &python_signals();
-  GraphSummary summary;
+  nldr::index_t components = 0;  // before joining; 0 without a graph
+  std::size_t added = 0;
+  double longest = 0;
+  std::optional<nldr::SelectionReport> selection;
   Model model(interruptible(a.threads, [&] {
-    if (!neighbors && selector) neighbors.emplace(selector->select<T>(*points, a.selector_values, python_signals()));
+    if (!neighbors && selector) {
+      neighbors.emplace(selector->select<T>(*points, a.selector_values, python_signals()));
+      selection = neighbors->selection();
+    }
     if (neighbors) {
-      summary.components = nldr::connected_components(*neighbors).count();
-      if (a.join && summary.components > 1 && points) {
+      components = nldr::connected_components(*neighbors).count();
+      if (a.join && components > 1 && points) {
         auto joined = nldr::join_components(*points, *neighbors);
-        summary.added = joined.edges.size();
-        summary.longest = double(joined.edges.back().distance);
+        added = joined.edges.size();
+        longest = double(joined.edges.back().distance);
         neighbors = std::move(joined.graph);
       }
       input.graph = &*neighbors;
     }
     return method.fit<T>(input, a.values);
   }));
-  return py::make_tuple(std::move(model), summary.components, summary.added, summary.longest);
+  py::dict graph = selection ? search_summary(*selection) : py::dict();
+  graph["components"] = components;
+  graph["joined_edges"] = added;
+  graph["longest_joined_edge"] = longest;
+  return py::make_tuple(std::move(model), graph);
 }
 
 py::tuple fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
@@ -339,7 +350,8 @@ py::tuple csr_tuple(nldr::NeighborGraph<T>&& graph) {
   const auto d = graph.distances();
   return py::make_tuple(graph.size(), vector_to_numpy(std::vector<nldr::offset_t>(o.begin(), o.end())),
                         vector_to_numpy(std::vector<nldr::index_t>(i.begin(), i.end())),
-                        vector_to_numpy(std::vector<T>(d.begin(), d.end())), graph.is_symmetric());
+                        vector_to_numpy(std::vector<T>(d.begin(), d.end())), graph.is_symmetric(),
+                        search_summary(graph.selection()));
 }
 
 py::tuple select_graph(const std::string& selector_name, const py::object& X, const py::dict& parameters, int threads) {
@@ -510,13 +522,15 @@ PYBIND11_MODULE(_nldr, m) {
         py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
         py::arg("graph_lengths_given") = true, py::arg("selector") = "", py::arg("selector_parameters") = py::dict(),
         py::arg("join") = false,
-        "Fits a registry method: (model, graph components, joining edges added, longest added edge). X: N x D "
+        "Fits a registry method: (model, graph) with graph a dict: search and estimated_recall (a selected "
+        "graph), components (before joining; 0 without a graph), joined_edges, longest_joined_edge. X: N x D "
         "points; graph: (n, indptr, indices, distances) CSR (its distances used as given when "
         "graph_lengths_given), else the graph of X by `selector` with `selector_parameters`; join: join a "
         "disconnected graph's components by their shortest connecting edges; distances: N x N. float32 data "
         "fits in float, anything else in double.");
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
-        py::arg("threads") = 0, "A neighbor graph as (n, indptr, indices, distances, symmetric).");
+        py::arg("threads") = 0,
+        "A neighbor graph as (n, indptr, indices, distances, symmetric, {search, estimated_recall}).");
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
   m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {

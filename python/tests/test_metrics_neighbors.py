@@ -84,3 +84,27 @@ def test_distance_measures_equal_their_formulas(swiss_roll):
     assert nldr.metrics.spearman_rho(X, Y) == pytest.approx(spearmanr(dx, dy).correlation, abs=1e-10)
     plain, _ = nldr.metrics.kruskal_stress(X, Y)
     assert plain == pytest.approx(np.sqrt(np.sum((dx - dy) ** 2) / np.sum(dx ** 2)), rel=1e-10)
+
+
+def test_the_search_behind_a_graph_is_reported_and_an_approximate_one_never_silently(swiss_roll):
+    import warnings
+    wide = np.hstack([swiss_roll, np.random.RandomState(0).normal(size=(len(swiss_roll), 27))])  # D = 30
+    for X, search in ((swiss_roll, "kdtree"), (wide, "brute-force")):  # exact, and small: no HNSW
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            model = nldr.Isomap(n_neighbors=10).fit(X)
+        assert model.graph_search_ == search
+        assert model.graph_estimated_recall_ is None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # asked for: no warning
+            approximate = nldr.Isomap(n_neighbors=10, neighbors_params={"search": "approximate"}).fit(wide)
+    except ValueError as error:  # a build without hnswlib says so
+        assert "hnswlib" in str(error)
+        pytest.skip("built without hnswlib")
+    assert approximate.graph_search_ == "hnsw"
+    assert 0.9 <= approximate.graph_estimated_recall_ <= 1.0
+    # Chosen without being asked for (what search='auto' does for large high-D data): a warning
+    # that names the fix.
+    with pytest.warns(UserWarning, match="search='exact'"):
+        nldr.neighbors._warn_if_approximate({"search": "hnsw", "estimated_recall": 0.97}, {}, stacklevel=2)
