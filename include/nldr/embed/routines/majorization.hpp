@@ -385,39 +385,56 @@ Matrix<double> validated_weights(const Eigen::MatrixBase<Derived>& W, Eigen::Ind
   return weights;
 }
 
-/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators,
-/// in place. Zero weights are allowed (such an entry takes its block's mean).
-inline void pool_adjacent_violators(std::vector<double>& values, const std::vector<double>& weights) {
-  struct Block {
-    double mean, weight;
-    std::size_t end;  // one past the last member
-  };
-  std::vector<Block> blocks;
-  blocks.reserve(values.size());
-  for (std::size_t p = 0; p < values.size(); ++p) {
-    Block block{values[p], weights[p], p + 1};
-    while (!blocks.empty() && blocks.back().mean >= block.mean) {
-      const Block& last = blocks.back();
-      const double weight = last.weight + block.weight;
-      block.mean = weight > 0 ? (last.mean * last.weight + block.mean * block.weight) / weight
-                              : 0.5 * (last.mean + block.mean);
-      block.weight = weight;
-      blocks.pop_back();
+/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators, in
+/// place and in one pass with backtracking, O(n): a block is stored at its first entry (its mean in
+/// values, its total weight in weights) and ends[first] / ends[last] link its two ends. `weights` is
+/// overwritten; `ends` is workspace. A block of total weight 0 takes its smallest value.
+/// Returns sum w f^2 of the fit f (block by block).
+inline double pool_adjacent_violators(std::vector<double>& values, std::vector<double>& weights,
+                                      std::vector<std::size_t>& ends) {
+  const std::size_t n = values.size();
+  ends.resize(n);
+  std::iota(ends.begin(), ends.end(), std::size_t(0));
+  std::size_t i = 0;
+  while (i < n) {
+    std::size_t k = ends[i] + 1;
+    if (k == n) break;
+    if (values[i] < values[k]) {
+      i = k;
+      continue;
     }
-    blocks.push_back(block);
+    // Pool the run of non-increasing blocks that starts at i, then step back to the block before it.
+    double weighted_sum = weights[i] * values[i], weight = weights[i];
+    while (true) {
+      const double last = values[k];
+      weighted_sum += weights[k] * values[k];
+      weight += weights[k];
+      k = ends[k] + 1;
+      if (k == n || last < values[k]) {
+        values[i] = weight > 0 ? weighted_sum / weight : last;
+        weights[i] = weight;
+        ends[i] = k - 1;
+        ends[k - 1] = i;
+        if (i > 0) i = ends[i - 1];
+        break;
+      }
+    }
   }
-  std::size_t begin = 0;
-  for (const Block& block : blocks) {
-    std::fill(values.begin() + std::ptrdiff_t(begin), values.begin() + std::ptrdiff_t(block.end), block.mean);
-    begin = block.end;
+  double squares = 0;
+  for (i = 0; i < n;) {  // every entry takes its block's value
+    const std::size_t end = ends[i] + 1;
+    std::fill(values.begin() + std::ptrdiff_t(i) + 1, values.begin() + std::ptrdiff_t(end), values[i]);
+    squares += weights[i] * values[i] * values[i];
+    i = end;
   }
+  return squares;
 }
 
 /// The non-metric step: pairs of positive weight sorted by dissimilarity, with their tie blocks.
 /// Each iteration computes the distances pair by pair in this order from the configuration (N x d, in
-/// cache) rather than gathering them from an N x N matrix; the distances, the sort within tie blocks
-/// and the writing of the disparities run in parallel, each pair or block on its own (no reduction),
-/// the pool-adjacent-violators pass and the sums in pair order.
+/// cache) rather than gathering them from an N x N matrix. The distances, the sort within tie blocks
+/// and the writing of the disparities run in parallel, tie block by tie block (no reduction); the
+/// pool-adjacent-violators pass and the sums run serially in pair order.
 class MonotoneRegression {
  public:
   explicit MonotoneRegression(const MajorizationProblem& problem) : ties_(problem.ties) {
@@ -446,64 +463,51 @@ class MonotoneRegression {
   /// dhat = scale * f into the upper triangle of `dhat` (all that StressKernel reads); scale makes
   /// sum w dhat^2 = sum w delta^2. Returns scale (0 when every distance is 0).
   double fit(const Matrix<double>& X, Matrix<double>& dhat) {
-    const auto count = std::int64_t(pairs_.size());
     const Eigen::Index dim = X.cols();
     const double* x = X.data();  // row-major: point i at x + i * dim
-    constexpr std::int64_t chunk = 4096;
-    const std::int64_t chunks = (count + chunk - 1) / chunk;
+    // Per tie block: the distances of its pairs; primary ties sort it by distance (the order that fits
+    // best) and give one entry per pair; secondary ties give one entry, its weighted mean distance.
+    const auto blocks = std::int64_t(block_starts_.size()) - 1;
+    const bool primary = ties_ == TieApproach::primary;
+    values_.resize(primary ? pairs_.size() : std::size_t(blocks));
+    weights_.resize(values_.size());
     parallel_for(
-        0, chunks,
-        [&](std::int64_t k) {
-          for (std::int64_t p = k * chunk; p < std::min(count, (k + 1) * chunk); ++p) {
-            const double *xi = x + pairs_[p].i * dim, *xj = x + pairs_[p].j * dim;
+        0, blocks,
+        [&](std::int64_t b) {
+          const auto first = pairs_.begin() + std::ptrdiff_t(block_starts_[b]);
+          const auto last = pairs_.begin() + std::ptrdiff_t(block_starts_[b + 1]);
+          for (auto pair = first; pair != last; ++pair) {
+            const double *xi = x + pair->i * dim, *xj = x + pair->j * dim;
             double sum = 0;
             for (Eigen::Index c = 0; c < dim; ++c) sum += (xi[c] - xj[c]) * (xi[c] - xj[c]);
-            pairs_[p].distance = std::sqrt(sum);
+            pair->distance = std::sqrt(sum);
+          }
+          if (primary) {
+            if (last - first > 1)
+              std::stable_sort(first, last, [](const Pair& u, const Pair& v) { return u.distance < v.distance; });
+            for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) {
+              values_[p] = pairs_[p].distance;
+              weights_[p] = pairs_[p].weight;
+            }
+          } else {
+            double sum = 0, weight_sum = 0;
+            for (auto pair = first; pair != last; ++pair) {
+              sum += pair->weight * pair->distance;
+              weight_sum += pair->weight;
+            }
+            values_[std::size_t(b)] = sum / weight_sum;
+            weights_[std::size_t(b)] = weight_sum;
           }
         },
-        1);
-    const auto blocks = std::int64_t(block_starts_.size()) - 1;
-    if (ties_ == TieApproach::primary)  // within a tie block the order that fits best: by distance
-      parallel_for(
-          0, blocks,
-          [&](std::int64_t b) {
-            if (block_starts_[b + 1] - block_starts_[b] > 1)
-              std::stable_sort(pairs_.begin() + std::ptrdiff_t(block_starts_[b]),
-                               pairs_.begin() + std::ptrdiff_t(block_starts_[b + 1]),
-                               [](const Pair& u, const Pair& v) { return u.distance < v.distance; });
-          },
-          1024);
-    values_.clear();
-    weights_.clear();
-    if (ties_ == TieApproach::primary) {
-      for (const Pair& pair : pairs_) {
-        values_.push_back(pair.distance);
-        weights_.push_back(pair.weight);
-      }
-    } else {  // one entry per tie block: its weighted mean distance
-      for (std::int64_t b = 0; b < blocks; ++b) {
-        double sum = 0, weight_sum = 0;
-        for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) {
-          sum += pairs_[p].weight * pairs_[p].distance;
-          weight_sum += pairs_[p].weight;
-        }
-        values_.push_back(sum / weight_sum);
-        weights_.push_back(weight_sum);
-      }
-    }
-    pool_adjacent_violators(values_, weights_);
-    // fitted(p): the regression value of pair p (its block's under secondary ties)
-    double norm = 0;
-    if (ties_ == TieApproach::primary)
-      for (std::int64_t p = 0; p < count; ++p) norm += pairs_[p].weight * values_[p] * values_[p];
-    else
-      for (std::int64_t b = 0; b < blocks; ++b) norm += weights_[b] * values_[b] * values_[b];
+        1024);
+    // values_ becomes the fit: pair p's (primary) or its block's (secondary).
+    const double norm = pool_adjacent_violators(values_, weights_, ends_);
     const double scale = norm > 0 ? std::sqrt(target_norm_ / norm) : 0.0;
     parallel_for(
         0, blocks,
         [&](std::int64_t b) {
           for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p)
-            dhat(pairs_[p].i, pairs_[p].j) = scale * values_[ties_ == TieApproach::primary ? p : std::size_t(b)];
+            dhat(pairs_[p].i, pairs_[p].j) = scale * values_[primary ? p : std::size_t(b)];
         },
         1024);
     return scale;
@@ -532,6 +536,7 @@ class MonotoneRegression {
   std::vector<Pair> pairs_;
   std::vector<std::size_t> block_starts_;  // tie blocks [starts[b], starts[b + 1])
   std::vector<double> values_, weights_;   // the regression's input and output, and its weights
+  std::vector<std::size_t> ends_;          // pool_adjacent_violators' workspace
   double target_norm_ = 0;
 };
 
