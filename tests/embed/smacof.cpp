@@ -234,6 +234,33 @@ TEST_CASE("The stress pass equals its definition summed pair by pair", "[smacof]
       CHECK_THAT(result.disparity_norm, WithinRel(disparity_norm, 1e-12));
       CHECK((result.BX - BX).cwiseAbs().maxCoeff() < 1e-11 * BX.cwiseAbs().maxCoeff());
     }
+    // Each segment kernel on its own, whichever one the pass picks on this processor: row i against
+    // j > i gives sum_{j>i} r_ij (x_i - x_j), and the column sums the same terms with the other sign.
+    const nldr::Matrix<double> columns = X.transpose();
+    const auto segments = [&](auto&& kernel) {
+      Eigen::MatrixXd slots = Eigen::MatrixXd::Zero(n, 3);  // all rows' column sums in one slot
+      nldr::Matrix<double> rows = nldr::Matrix<double>::Zero(n, 3);
+      double segment_raw = 0;
+      for (int i = 0; i + 1 < n; ++i) {
+        nldr::detail::StressSegment segment{columns.data(), n, 3, i, i + 1, n - i - 1, &problem.delta(i, i + 1),
+                                            weighted ? &W(i, i + 1) : nullptr, &slots(i + 1, 0), slots.outerStride(),
+                                            &rows(i, 0)};
+        kernel(segment);
+        segment_raw += segment.raw;
+      }
+      CHECK_THAT(segment_raw, WithinRel(raw, 1e-12));
+      CHECK((rows + slots - BX).cwiseAbs().maxCoeff() < 1e-11 * BX.cwiseAbs().maxCoeff());
+    };
+    Eigen::ArrayXd dist(n), ratio(n), diff(n);
+    segments([&](nldr::detail::StressSegment& segment) { nldr::detail::stress_segment(segment, dist, ratio, diff); });
+#if defined(NLDR_MAJORIZATION_AVX512)
+    if (__builtin_cpu_supports("avx512f")) {
+      Eigen::ArrayXd lanes(24 + 8 * 3);
+      segments([&](nldr::detail::StressSegment& segment) {
+        nldr::detail::stress_segment_avx512(segment, lanes.data());
+      });
+    }
+#endif
   }
 }
 
