@@ -290,6 +290,31 @@ TEST_CASE("SMACOF does not depend on the thread count", "[smacof][determinism]")
   nldr::set_threads(before);
 }
 
+TEST_CASE("SMACOF's progress with runs in parallel: non-decreasing, ends at 1, cancels every run", "[smacof]") {
+  using namespace smacof_test;
+  const auto X = gaussian<double>(80, 3, 12);
+  const int before = nldr::max_threads();
+  for (const int threads : {1, 2}) {
+    nldr::set_threads(threads);
+    std::vector<double> heard;
+    const nldr::Smacof listening{{.dim = 2, .n_init = 4, .max_iterations = 20, .progress = [&](double f) {
+                                    heard.push_back(f);
+                                    return true;
+                                  }}};
+    const auto model = listening.fit(X);
+    REQUIRE(!heard.empty());
+    CHECK(std::is_sorted(heard.begin(), heard.end()));
+    CHECK(heard.back() == 1.0);
+    CHECK(model.best_run >= 0);
+    int calls = 0;
+    const nldr::Smacof cancelling{{.dim = 2, .metric = false, .n_init = 4, .progress = [&](double) {
+                                     return ++calls < 3;
+                                   }}};
+    CHECK_THROWS_AS(cancelling.fit(X), nldr::cancelled);
+  }
+  nldr::set_threads(before);
+}
+
 TEST_CASE("SMACOF reports an iteration limit as such", "[smacof]") {
   using namespace smacof_test;
   const auto X = gaussian<double>(30, 4, 7);

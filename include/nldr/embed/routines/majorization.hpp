@@ -725,6 +725,7 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
         },
         1);
     if (failure) std::rethrow_exception(failure);
+    report_progress(settings.progress, 1.0, method);  // the calling thread's last run may end first
   }
   std::size_t best = 0;
   for (std::size_t run = 1; run < runs.size(); ++run)
