@@ -18,6 +18,7 @@ tol 1e-4; isoMDS: maxit 50, tol 1e-3), nldr's Sammon and non-metric SMACOF (n_in
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,9 @@ def main():
                      ["Rscript", "-e", R_SCRIPT, csv, "sammon", theirs_y]),
                 ]
                 for label, measure, ours_cmd, theirs_cmd in cases:
+                    if shutil.which(theirs_cmd[0]) is None:  # e.g. R (r-cran-mass) not installed
+                        print(f"{name:>12} {len(X):>5} {label:>22}  not run: {theirs_cmd[0]} not found", flush=True)
+                        continue
                     ours = run(ours_cmd)
                     ours_stress = stresses(X, np.loadtxt(ours_y, delimiter=","))[measure]
                     theirs = run(theirs_cmd)

@@ -95,9 +95,10 @@ int main(int argc, char** argv) {
     const double fit = clock.seconds();
     const double rv = nldr::metrics::residual_variance(data.intrinsic, model.coordinates).value;
     std::printf("{\"neighbors\": %.3f, \"fit\": %.3f, \"seconds\": %.3f, \"stages\": %s, \"solver\": \"%s\", "
-                "\"eigenvalues\": [%.10f, %.10f], \"bandwidth\": %.6g, \"residual_variance\": %.6f, "
-                "\"peak_mb\": %.1f}\n",
+                "\"factorization\": %.3f, \"restarts\": %d, \"solves\": %d, \"eigenvalues\": [%.10f, %.10f], "
+                "\"bandwidth\": %.6g, \"residual_variance\": %.6f, \"peak_mb\": %.1f}\n",
                 neighbors, fit, neighbors + fit, stages_json(model.times).c_str(), model.diagnostics.solver.c_str(),
+                model.diagnostics.factorization_seconds, model.diagnostics.iterations, model.diagnostics.operations,
                 double(model.eigenvalues[0]), double(model.eigenvalues[1]), model.bandwidth, rv,
                 double(nldr::peak_memory_bytes()) / 1048576.0);
     return 0;

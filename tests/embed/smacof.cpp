@@ -138,22 +138,25 @@ TEMPLATE_TEST_CASE("SMACOF with weights ignores missing dissimilarities", "[smac
 TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary or secondary", "[smacof]") {
   using namespace smacof_test;
   nldr::Random random(4);
+  std::vector<std::size_t> ends;
   for (int trial = 0; trial < 20; ++trial) {
     std::vector<double> y(12), w(12);
     for (std::size_t k = 0; k < y.size(); ++k) y[k] = random.normal(), w[k] = 0.1 + random.uniform();
     const auto expected = min_max_isotonic(y, w);
-    nldr::detail::pool_adjacent_violators(y, w);
+    double squares = 0;
+    for (std::size_t k = 0; k < y.size(); ++k) squares += w[k] * expected[k] * expected[k];
+    CHECK_THAT(nldr::detail::pool_adjacent_violators(y, w, ends), WithinRel(squares, 1e-12));
     for (std::size_t k = 0; k < y.size(); ++k) CHECK_THAT(y[k], WithinAbs(expected[k], 1e-12));
   }
-  // Four points; pairs (0,1), (0,2) tied at delta 1, the others at 2. Configuration distances 3 and 1 for
-  // the tied pair: the primary approach orders the tie by distance (no violation inside it), the
-  // secondary one gives both the same disparity.
+  // Four points; pairs (0,1), (0,2) tied at delta 1, the others at 2. A configuration on a line with
+  // distances 3 and 1 for the tied pair and 4, 7, 10, 11 for the others: the primary approach orders
+  // the tie by distance (no violation inside it), the secondary one gives both the mean, 2.
   nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(4, 4), {}, true, nldr::TieApproach::primary};
   problem.delta << 0, 1, 1, 2, 1, 0, 2, 2, 1, 2, 0, 2, 2, 2, 2, 0;
-  nldr::Matrix<double> d(4, 4), dhat = nldr::Matrix<double>::Zero(4, 4);
-  d << 0, 3, 1, 5, 3, 0, 5, 5, 1, 5, 0, 5, 5, 5, 5, 0;
+  nldr::Matrix<double> X(4, 1), dhat = nldr::Matrix<double>::Zero(4, 4);
+  X << 0, 3, -1, 10;
   nldr::detail::MonotoneRegression primary(problem);
-  const double primary_scale = primary.fit(problem, d, dhat);
+  const double primary_scale = primary.fit(X, dhat);
   CHECK_THAT(dhat(0, 1) / primary_scale, WithinAbs(3, 1e-12));
   CHECK_THAT(dhat(0, 2) / primary_scale, WithinAbs(1, 1e-12));
   // Normalization: sum dhat^2 = sum delta^2 over the pairs.
@@ -164,7 +167,7 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
   CHECK_THAT(norm, WithinRel(delta_norm, 1e-12));
   problem.ties = nldr::TieApproach::secondary;
   nldr::detail::MonotoneRegression secondary(problem);
-  const double secondary_scale = secondary.fit(problem, d, dhat);
+  const double secondary_scale = secondary.fit(X, dhat);
   CHECK_THAT(dhat(0, 1) / secondary_scale, WithinAbs(2, 1e-12));
   CHECK_THAT(dhat(0, 2) / secondary_scale, WithinAbs(2, 1e-12));
 }
@@ -197,15 +200,82 @@ TEMPLATE_TEST_CASE("SMACOF transform places new points with the configuration fi
   CHECK((nonmetric.transform(train) - nonmetric.coordinates).cwiseAbs().maxCoeff() < 0.1 * scale);
 }
 
+TEST_CASE("The stress pass equals its definition summed pair by pair", "[smacof]") {
+  using namespace smacof_test;
+  // 150 points: three row blocks of the pass, the last one partial; with and without weights, and a
+  // repeated point (d = 0, where B_ij = 0).
+  const int n = 150;
+  nldr::Matrix<double> X = gaussian<double>(n, 3, 21);
+  X.row(7) = X.row(90);
+  nldr::Random random(22);
+  nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(n, n), {}, false, nldr::TieApproach::primary};
+  nldr::Matrix<double> W(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j) {
+      problem.delta(i, j) = problem.delta(j, i) = i == j ? 0.0 : 0.5 + 3 * random.uniform();
+      W(i, j) = W(j, i) = i == j ? 0.0 : random.uniform();
+    }
+  for (const bool weighted : {false, true}) {
+    problem.weights = weighted ? W : nldr::Matrix<double>();
+    double raw = 0, distance_norm = 0, disparity_norm = 0;
+    nldr::Matrix<double> BX = nldr::Matrix<double>::Zero(n, 3);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const double w = weighted ? W(i, j) : 1.0, h = problem.delta(i, j), d = (X.row(i) - X.row(j)).norm();
+        if (i < j) raw += w * (h - d) * (h - d), distance_norm += w * d * d, disparity_norm += w * h * h;
+        if (d > 0) BX.row(i) += w * h / d * (X.row(i) - X.row(j));
+      }
+    nldr::detail::StressKernel pass;
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the kept workspace is reset between passes
+      const auto result = pass(problem, problem.delta, X);
+      CHECK_THAT(result.raw, WithinRel(raw, 1e-12));
+      CHECK_THAT(result.distance_norm, WithinRel(distance_norm, 1e-12));
+      CHECK_THAT(result.disparity_norm, WithinRel(disparity_norm, 1e-12));
+      CHECK((result.BX - BX).cwiseAbs().maxCoeff() < 1e-11 * BX.cwiseAbs().maxCoeff());
+    }
+    // Each segment kernel on its own, whichever one the pass picks on this processor: row i against
+    // j > i gives sum_{j>i} r_ij (x_i - x_j), and the column sums the same terms with the other sign.
+    const nldr::Matrix<double> columns = X.transpose();
+    const auto segments = [&](auto&& kernel) {
+      Eigen::MatrixXd slots = Eigen::MatrixXd::Zero(n, 3);  // all rows' column sums in one slot
+      nldr::Matrix<double> rows = nldr::Matrix<double>::Zero(n, 3);
+      double segment_raw = 0;
+      for (int i = 0; i + 1 < n; ++i) {
+        nldr::detail::StressSegment segment{columns.data(), n, 3, i, i + 1, n - i - 1, &problem.delta(i, i + 1),
+                                            weighted ? &W(i, i + 1) : nullptr, &slots(i + 1, 0), slots.outerStride(),
+                                            &rows(i, 0)};
+        kernel(segment);
+        segment_raw += segment.raw;
+      }
+      CHECK_THAT(segment_raw, WithinRel(raw, 1e-12));
+      CHECK((rows + slots - BX).cwiseAbs().maxCoeff() < 1e-11 * BX.cwiseAbs().maxCoeff());
+    };
+    Eigen::ArrayXd dist(n), ratio(n), diff(n);
+    segments([&](nldr::detail::StressSegment& segment) { nldr::detail::stress_segment(segment, dist, ratio, diff); });
+#if defined(NLDR_MAJORIZATION_AVX512)
+    if (__builtin_cpu_supports("avx512f")) {
+      Eigen::ArrayXd lanes(24 + 8 * 3);
+      segments([&](nldr::detail::StressSegment& segment) {
+        nldr::detail::stress_segment_avx512(segment, lanes.data());
+      });
+    }
+#endif
+  }
+}
+
 TEST_CASE("SMACOF does not depend on the thread count", "[smacof][determinism]") {
   using namespace smacof_test;
   const auto X = gaussian<double>(120, 4, 6);
   nldr::Matrix<double> W = nldr::Matrix<double>::Ones(120, 120);
   for (int i = 0; i < 120; ++i) W(i, (i + 1) % 120) = W((i + 1) % 120, i) = 3;
+  const auto wide = gaussian<double>(300, 3, 9);  // several row blocks of the stress pass
   const auto run = [&] {
     std::vector<nldr::Matrix<double>> out;
     out.push_back(nldr::Smacof{{.dim = 2, .n_init = 2}}.fit(X).coordinates);
     out.push_back(nldr::Smacof{{.dim = 2, .metric = false}}.fit(X).coordinates);
+    out.push_back(nldr::Smacof{{.dim = 3, .metric = false, .n_init = 3, .max_iterations = 30}}.fit(wide).coordinates);
+    out.push_back(nldr::Smacof{{.dim = 2, .n_init = 1, .max_iterations = 30}}.fit(wide).coordinates);
     out.push_back(nldr::Smacof{{.dim = 2}}.fit(nldr::precomputed(distances(X)), W).coordinates);
     return out;
   };
@@ -216,6 +286,31 @@ TEST_CASE("SMACOF does not depend on the thread count", "[smacof][determinism]")
     nldr::set_threads(threads);
     const auto many = run();
     for (std::size_t k = 0; k < one.size(); ++k) CHECK(one[k] == many[k]);
+  }
+  nldr::set_threads(before);
+}
+
+TEST_CASE("SMACOF's progress with runs in parallel: non-decreasing, ends at 1, cancels every run", "[smacof]") {
+  using namespace smacof_test;
+  const auto X = gaussian<double>(80, 3, 12);
+  const int before = nldr::max_threads();
+  for (const int threads : {1, 2}) {
+    nldr::set_threads(threads);
+    std::vector<double> heard;
+    const nldr::Smacof listening{{.dim = 2, .n_init = 4, .max_iterations = 20, .progress = [&](double f) {
+                                    heard.push_back(f);
+                                    return true;
+                                  }}};
+    const auto model = listening.fit(X);
+    REQUIRE(!heard.empty());
+    CHECK(std::is_sorted(heard.begin(), heard.end()));
+    CHECK(heard.back() == 1.0);
+    CHECK(model.best_run >= 0);
+    int calls = 0;
+    const nldr::Smacof cancelling{{.dim = 2, .metric = false, .n_init = 4, .progress = [&](double) {
+                                     return ++calls < 3;
+                                   }}};
+    CHECK_THROWS_AS(cancelling.fit(X), nldr::cancelled);
   }
   nldr::set_threads(before);
 }

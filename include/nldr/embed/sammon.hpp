@@ -153,7 +153,7 @@ struct Sammon {
  private:
   void check_memory_for(Eigen::Index n) const {
     // delta, weights, the Guttman inverse and its factor (or the classical start's B)
-    detail::check_majorization_memory(n, 4, "Sammon", options.memory_limit);
+    detail::check_majorization_memory(n, options.dim, 4, "Sammon", options.memory_limit);
   }
 
   template <Real T>
@@ -161,7 +161,7 @@ struct Sammon {
     const Eigen::Index n = delta.rows();
     const detail::MajorizationSettings settings{options.dim,  options.init,           options.n_init,
                                                 options.seed, options.max_iterations, options.tolerance,
-                                                options.progress};
+                                                options.progress, options.memory_limit};
     detail::validate_settings(settings, n);
     detail::MajorizationProblem problem{std::move(delta), Matrix<double>(n, n), false, TieApproach::primary};
     double total = 0;

@@ -227,10 +227,10 @@ struct Smacof {
 
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
-    // delta and the classical start's B; weights and the Guttman inverse; non-metric: disparities,
-    // distances, and the sorted pairs with their values (N^2 / 2 x 32 bytes)
+    // delta and the classical start's B; weights and the Guttman inverse; non-metric: disparities and
+    // the sorted pairs with their weights, distances and regression values (N^2 / 2 x 40 bytes)
     const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 4);
-    detail::check_majorization_memory(n, matrices, "Smacof", options.memory_limit);
+    detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 
   template <Real T>
@@ -239,7 +239,7 @@ struct Smacof {
       throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
     const detail::MajorizationSettings settings{options.dim,           options.init,       options.n_init,
                                                 options.seed,          options.max_iterations, options.tolerance,
-                                                options.progress};
+                                                options.progress,      options.memory_limit};
     detail::validate_settings(settings, problem.delta.rows());
     Stopwatch clock;
     detail::MajorizationResult best = detail::majorize(problem, settings, "Smacof");

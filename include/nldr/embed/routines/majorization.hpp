@@ -26,10 +26,18 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -74,8 +82,12 @@ struct MajorizationSettings {
   int max_iterations = 300;
   double tolerance = 1e-4;
   /// Hears (run + t / max_iterations) / n_init after transform t of each run, (run + 1) / n_init
-  /// when a run stops: the fraction of the iteration budget used, which a converging run skips ahead.
+  /// when a run stops: the fraction of the iteration budget used, which a converging run skips ahead
+  /// (with runs in parallel, `run` counts the runs finished so far).
   ProgressCallback progress{};
+  /// Bytes the fit may use (0: the memory available now); runs go in parallel only if their extra
+  /// workspaces (non-metric: N^2 x 28 bytes each) fit in half of it.
+  std::uint64_t memory_limit = 0;
 };
 
 /// The best run: configuration, disparities and the sums behind every stress normalization.
@@ -102,9 +114,192 @@ inline void validate_settings(const MajorizationSettings& s, Eigen::Index n) {
     throw_invalid("init", "init = ", int(s.init), " is not a MajorizationInit");
 }
 
-/// Refuses the dense matrices of a fit of N points (`matrices` N x N doubles) beyond the memory limit.
-inline void check_majorization_memory(Eigen::Index n, int matrices, const std::string& method, std::uint64_t limit) {
-  check_memory(std::uint64_t(matrices) * std::uint64_t(n) * std::uint64_t(n) * sizeof(double),
+/// What one pass over the pairs at configuration X gives: the raw stress, sum w d^2, sum w dhat^2 and B(X) X.
+struct StressPass {
+  double raw = 0, distance_norm = 0, disparity_norm = 0;
+  Matrix<double> BX;
+};
+
+/// One row segment of the stress pass: point i against the points j0 .. j0 + len - 1.
+/// Adds w (dhat - d)^2, w d^2 and w dhat^2 to raw, distance_norm and disparity_norm, r_ij (x_i - x_j)
+/// (r_ij = w_ij dhat_ij / d_ij, 0 where d_ij = 0: -B_ij) to row[c], and subtracts it from the column sums
+/// slot[c * slot_stride + j - j0].
+struct StressSegment {
+  const double* columns;  // d x N row-major: coordinate c of point j at columns[c * n + j]
+  Eigen::Index n, dim, i, j0, len;
+  const double* h;  // dhat(i, j0 ..)
+  const double* w;  // weights(i, j0 ..), or nullptr: every weight 1
+  double* slot;
+  Eigen::Index slot_stride;
+  double* row;  // d values
+  double raw = 0, distance_norm = 0, disparity_norm = 0;
+};
+
+/// StressSegment with Eigen's vectorization (SSE2 in a baseline x86-64 build).
+inline void stress_segment(StressSegment& s, Eigen::ArrayXd& dist, Eigen::ArrayXd& ratio, Eigen::ArrayXd& diff) {
+  const Eigen::Index len = s.len;
+  auto coordinate = [&](Eigen::Index c) { return Eigen::Map<const Eigen::ArrayXd>(s.columns + c * s.n + s.j0, len); };
+  auto d = dist.head(len);
+  auto r = ratio.head(len);
+  d.setZero();
+  for (Eigen::Index c = 0; c < s.dim; ++c) d += (coordinate(c) - s.columns[c * s.n + s.i]).square();
+  const Eigen::Map<const Eigen::ArrayXd> h(s.h, len);
+  if (s.w == nullptr) {
+    s.distance_norm += d.sum();
+    d = d.sqrt();
+    s.raw += (h - d).square().sum();
+    s.disparity_norm += h.square().sum();
+    r = h / d;
+  } else {
+    const Eigen::Map<const Eigen::ArrayXd> w(s.w, len);
+    s.distance_norm += (w * d).sum();
+    d = d.sqrt();
+    s.raw += (w * (h - d).square()).sum();
+    s.disparity_norm += (w * h.square()).sum();
+    r = w * h / d;
+  }
+  // 0 where d = 0. A select() around the division would not vectorize; this does.
+  for (Eigen::Index k = 0; k < len; ++k) r[k] = d[k] > 0 ? r[k] : 0.0;
+  for (Eigen::Index c = 0; c < s.dim; ++c) {
+    auto term = diff.head(len);
+    term = r * (s.columns[c * s.n + s.i] - coordinate(c));
+    s.row[c] += term.sum();
+    Eigen::Map<Eigen::ArrayXd>(s.slot + c * s.slot_stride, len) -= term;
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NLDR_MAJORIZATION_AVX512
+/// The same with AVX-512, picked at run time (a baseline build vectorizes for SSE2 only): eight pairs
+/// per instruction, the tail under a mask. Fixed lane order and fixed final sums: the same input gives
+/// the same numbers (on this instruction set; the SSE2 path may differ in the last bits).
+__attribute__((target("avx512f"))) inline void stress_segment_avx512(StressSegment& s, double* lanes) {
+  // Locals, not s's fields: the stores below could alias them, which would reload every field per step.
+  const Eigen::Index n = s.n, dim = s.dim, len = s.len, slot_stride = s.slot_stride;
+  const double *points = s.columns + s.j0, *point = s.columns + s.i, *disparities = s.h, *weights = s.w;
+  double* slots = s.slot;
+  double* row_lanes = lanes + 24;  // 8 per coordinate
+  const __m512d zero = _mm512_setzero_pd();
+  __m512d raw = zero, dnorm = zero, hnorm = zero;
+  for (Eigen::Index c = 0; c < dim; ++c) _mm512_storeu_pd(row_lanes + 8 * c, zero);
+  for (Eigen::Index k = 0; k < len; k += 8) {
+    const __mmask8 m = len - k >= 8 ? __mmask8(0xFF) : __mmask8((1u << (len - k)) - 1);
+    __m512d d2 = zero;
+    for (Eigen::Index c = 0; c < dim; ++c) {
+      const __m512d diff = _mm512_sub_pd(_mm512_set1_pd(point[c * n]), _mm512_maskz_loadu_pd(m, points + c * n + k));
+      d2 = _mm512_mask_add_pd(d2, m, d2, _mm512_mul_pd(diff, diff));
+    }
+    // y = 1 / d from the 14-bit estimate and two Newton steps y <- y (3 - d2 y^2) / 2 (relative error
+    // a few units in the last place), d = d2 y and r = w dhat y: no square root or division, the two
+    // slowest instructions. Pairs closer than sqrt(DBL_MIN) ~ 1e-154 count as coincident (B_ij = 0).
+    const __mmask8 apart = _mm512_mask_cmp_pd_mask(m, d2, _mm512_set1_pd(std::numeric_limits<double>::min()),
+                                                   _CMP_GE_OQ);
+    const __m512d half = _mm512_set1_pd(0.5), three = _mm512_set1_pd(3.0);
+    __m512d y = _mm512_maskz_rsqrt14_pd(apart, d2);
+    y = _mm512_mul_pd(_mm512_mul_pd(half, y), _mm512_sub_pd(three, _mm512_mul_pd(d2, _mm512_mul_pd(y, y))));
+    y = _mm512_mul_pd(_mm512_mul_pd(half, y), _mm512_sub_pd(three, _mm512_mul_pd(d2, _mm512_mul_pd(y, y))));
+    const __m512d d = _mm512_mul_pd(d2, y), h = _mm512_maskz_loadu_pd(m, disparities + k);
+    const __m512d w = weights == nullptr ? _mm512_maskz_mov_pd(m, _mm512_set1_pd(1.0))
+                                         : _mm512_maskz_loadu_pd(m, weights + k);
+    const __m512d e = _mm512_sub_pd(h, d), wh = _mm512_mul_pd(w, h);
+    raw = _mm512_add_pd(raw, _mm512_mul_pd(w, _mm512_mul_pd(e, e)));
+    dnorm = _mm512_add_pd(dnorm, _mm512_mul_pd(w, d2));
+    hnorm = _mm512_add_pd(hnorm, _mm512_mul_pd(wh, h));
+    const __m512d r = _mm512_mul_pd(wh, y);
+    for (Eigen::Index c = 0; c < dim; ++c) {
+      const __m512d term =
+          _mm512_mul_pd(r, _mm512_sub_pd(_mm512_set1_pd(point[c * n]), _mm512_maskz_loadu_pd(m, points + c * n + k)));
+      _mm512_storeu_pd(row_lanes + 8 * c, _mm512_add_pd(_mm512_loadu_pd(row_lanes + 8 * c), term));
+      double* slot = slots + c * slot_stride + k;
+      _mm512_mask_storeu_pd(slot, m, _mm512_sub_pd(_mm512_maskz_loadu_pd(m, slot), term));
+    }
+  }
+  _mm512_storeu_pd(lanes, raw);
+  _mm512_storeu_pd(lanes + 8, dnorm);
+  _mm512_storeu_pd(lanes + 16, hnorm);
+  auto sum8 = [](const double* v) { return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])); };
+  s.raw += sum8(lanes);
+  s.distance_norm += sum8(lanes + 8);
+  s.disparity_norm += sum8(lanes + 16);
+  for (Eigen::Index c = 0; c < dim; ++c) s.row[c] += sum8(row_lanes + 8 * c);
+}
+#endif
+
+/// The pass over the pairs i < j, each pair once (only the upper triangles of dhat and the weights are
+/// read, row by row as they lie in memory). The rows are cut into blocks of `block` rows, one task each:
+/// a block adds the row sums of B X of its own rows and writes the column sums of its pairs (which belong
+/// to the later rows j) to an N x d slot of its own; afterwards row j adds the slots of the blocks before
+/// it in block order. No sum depends on the thread count. The slots (N^2 d / block doubles) are kept
+/// from one iteration to the next.
+class StressKernel {
+ public:
+  static constexpr Eigen::Index block = 64;
+
+  /// Bytes of the slots for N points in d dimensions (for the memory estimate).
+  static std::uint64_t workspace_bytes(Eigen::Index n, Eigen::Index dim) {
+    const auto blocks = std::uint64_t((n + block - 1) / block);
+    return blocks * std::uint64_t(n) * std::uint64_t(dim) * sizeof(double);
+  }
+
+  StressPass operator()(const MajorizationProblem& problem, const Matrix<double>& dhat, const Matrix<double>& X) {
+    const Eigen::Index n = X.rows(), dim = X.cols(), blocks = (n + block - 1) / block;
+    const Matrix<double> columns = X.transpose();  // d x N: coordinate c of every point contiguous
+    slots_.resize(blocks * n, dim);
+    rows_.resize(n, dim);
+    Eigen::VectorXd raw(blocks), dnorm(blocks), hnorm(blocks);
+    const bool unit = problem.weights.size() == 0;
+#if defined(NLDR_MAJORIZATION_AVX512)
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+#endif
+    parallel_for(
+        0, blocks,
+        [&](std::int64_t a) {
+          Eigen::ArrayXd dist(n), ratio(n), diff(n), lanes(24 + 8 * dim);
+          const Eigen::Index a0 = a * block, a1 = std::min(n, a0 + block);
+          auto slot = slots_.middleRows(a * n, n);
+          slot.setZero();
+          rows_.middleRows(a0, a1 - a0).setZero();
+          raw[a] = dnorm[a] = hnorm[a] = 0;
+          for (Eigen::Index i = a0; i < std::min(a1, n - 1); ++i) {
+            StressSegment segment{columns.data(), n, dim, i, i + 1, n - i - 1, &dhat(i, i + 1),
+                                  unit ? nullptr : &problem.weights(i, i + 1), &slot(i + 1, 0), slots_.outerStride(),
+                                  &rows_(i, 0)};
+#if defined(NLDR_MAJORIZATION_AVX512)
+            if (avx512)
+              stress_segment_avx512(segment, lanes.data());
+            else
+#endif
+              stress_segment(segment, dist, ratio, diff);
+            raw[a] += segment.raw;
+            dnorm[a] += segment.distance_norm;
+            hnorm[a] += segment.disparity_norm;
+          }
+        },
+        1);
+    StressPass pass;
+    pass.BX = rows_;
+    parallel_for(0, n, [&](std::int64_t j) {
+      for (Eigen::Index a = 0; a <= j / block; ++a) pass.BX.row(j) += slots_.row(a * n + j);
+    });
+    for (Eigen::Index a = 0; a < blocks; ++a) {
+      pass.raw += raw[a];
+      pass.distance_norm += dnorm[a];
+      pass.disparity_norm += hnorm[a];
+    }
+    return pass;
+  }
+
+ private:
+  Eigen::MatrixXd slots_;  // block a's column sums in rows a N .. a N + N - 1 (column-major: contiguous in j)
+  Matrix<double> rows_;    // N x d row sums
+};
+
+/// Refuses the dense matrices of a fit of N points in d dimensions (`matrices` N x N doubles and the
+/// stress pass's workspace) beyond the memory limit.
+inline void check_majorization_memory(Eigen::Index n, Eigen::Index dim, int matrices, const std::string& method,
+                                      std::uint64_t limit) {
+  check_memory(std::uint64_t(matrices) * std::uint64_t(n) * std::uint64_t(n) * sizeof(double) +
+                   StressKernel::workspace_bytes(n, dim),
                concat(method, ": ", matrices, " dense ", n, " x ", n, " matrices"),
                "subsample the points, fit on the subsample and place the rest with transform(); or use a method "
                "of sparse memory (nldr::LandmarkIsomap, nldr::LaplacianEigenmaps, nldr::DiffusionMaps)",
@@ -190,42 +385,63 @@ Matrix<double> validated_weights(const Eigen::MatrixBase<Derived>& W, Eigen::Ind
   return weights;
 }
 
-/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators,
-/// in place. Zero weights are allowed (such an entry takes its block's mean).
-inline void pool_adjacent_violators(std::vector<double>& values, const std::vector<double>& weights) {
-  struct Block {
-    double mean, weight;
-    std::size_t end;  // one past the last member
-  };
-  std::vector<Block> blocks;
-  blocks.reserve(values.size());
-  for (std::size_t p = 0; p < values.size(); ++p) {
-    Block block{values[p], weights[p], p + 1};
-    while (!blocks.empty() && blocks.back().mean >= block.mean) {
-      const Block& last = blocks.back();
-      const double weight = last.weight + block.weight;
-      block.mean = weight > 0 ? (last.mean * last.weight + block.mean * block.weight) / weight
-                              : 0.5 * (last.mean + block.mean);
-      block.weight = weight;
-      blocks.pop_back();
+/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators, in
+/// place and in one pass with backtracking, O(n): a block is stored at its first entry (its mean in
+/// values, its total weight in weights) and ends[first] / ends[last] link its two ends. `weights` is
+/// overwritten; `ends` is workspace. A block of total weight 0 takes its smallest value.
+/// Returns sum w f^2 of the fit f (block by block).
+inline double pool_adjacent_violators(std::vector<double>& values, std::vector<double>& weights,
+                                      std::vector<std::size_t>& ends) {
+  const std::size_t n = values.size();
+  ends.resize(n);
+  std::iota(ends.begin(), ends.end(), std::size_t(0));
+  std::size_t i = 0;
+  while (i < n) {
+    std::size_t k = ends[i] + 1;
+    if (k == n) break;
+    if (values[i] < values[k]) {
+      i = k;
+      continue;
     }
-    blocks.push_back(block);
+    // Pool the run of non-increasing blocks that starts at i, then step back to the block before it.
+    double weighted_sum = weights[i] * values[i], weight = weights[i];
+    while (true) {
+      const double last = values[k];
+      weighted_sum += weights[k] * values[k];
+      weight += weights[k];
+      k = ends[k] + 1;
+      if (k == n || last < values[k]) {
+        values[i] = weight > 0 ? weighted_sum / weight : last;
+        weights[i] = weight;
+        ends[i] = k - 1;
+        ends[k - 1] = i;
+        if (i > 0) i = ends[i - 1];
+        break;
+      }
+    }
   }
-  std::size_t begin = 0;
-  for (const Block& block : blocks) {
-    std::fill(values.begin() + std::ptrdiff_t(begin), values.begin() + std::ptrdiff_t(block.end), block.mean);
-    begin = block.end;
+  double squares = 0;
+  for (i = 0; i < n;) {  // every entry takes its block's value
+    const std::size_t end = ends[i] + 1;
+    std::fill(values.begin() + std::ptrdiff_t(i) + 1, values.begin() + std::ptrdiff_t(end), values[i]);
+    squares += weights[i] * values[i] * values[i];
+    i = end;
   }
+  return squares;
 }
 
 /// The non-metric step: pairs of positive weight sorted by dissimilarity, with their tie blocks.
+/// Each iteration computes the distances pair by pair in this order from the configuration (N x d, in
+/// cache) rather than gathering them from an N x N matrix. The distances, the sort within tie blocks
+/// and the writing of the disparities run in parallel, tie block by tie block (no reduction); the
+/// pool-adjacent-violators pass and the sums run serially in pair order.
 class MonotoneRegression {
  public:
   explicit MonotoneRegression(const MajorizationProblem& problem) : ties_(problem.ties) {
     const Eigen::Index n = problem.delta.rows();
     for (index_t i = 0; i < n; ++i)
       for (index_t j = i + 1; j < n; ++j)
-        if (weight(problem, i, j) > 0) pairs_.push_back({i, j});
+        if (const double w = weight(problem, i, j); w > 0) pairs_.push_back({i, j, w, 0.0});
     std::stable_sort(pairs_.begin(), pairs_.end(),
                      [&](const Pair& a, const Pair& b) { return problem.delta(a.i, a.j) < problem.delta(b.i, b.j); });
     block_starts_.push_back(0);
@@ -234,8 +450,8 @@ class MonotoneRegression {
         block_starts_.push_back(p);
     block_starts_.push_back(pairs_.size());
     for (const Pair& pair : pairs_) {
-      const double w = weight(problem, pair.i, pair.j), delta = problem.delta(pair.i, pair.j);
-      target_norm_ += w * delta * delta;
+      const double delta = problem.delta(pair.i, pair.j);
+      target_norm_ += pair.weight * delta * delta;
     }
   }
 
@@ -243,48 +459,57 @@ class MonotoneRegression {
     return problem.weights.size() == 0 ? 1.0 : problem.weights(i, j);
   }
 
-  /// The monotone regression f of the distances `d` (N x N) on the dissimilarity order, written as
-  /// dhat = scale * f into `dhat` (symmetric); scale makes sum w dhat^2 = sum w delta^2.
-  /// Returns scale (0 when every distance is 0).
-  double fit(const MajorizationProblem& problem, const Matrix<double>& d, Matrix<double>& dhat) {
-    const std::size_t count = pairs_.size();
-    if (ties_ == TieApproach::primary)  // within a tie block the order that fits best: by distance
-      for (std::size_t b = 0; b + 1 < block_starts_.size(); ++b)
-        if (block_starts_[b + 1] - block_starts_[b] > 1)
-          std::stable_sort(pairs_.begin() + std::ptrdiff_t(block_starts_[b]),
-                           pairs_.begin() + std::ptrdiff_t(block_starts_[b + 1]),
-                           [&](const Pair& x, const Pair& y) { return d(x.i, x.j) < d(y.i, y.j); });
-    values_.clear();
-    weights_.clear();
-    if (ties_ == TieApproach::primary) {
-      for (const Pair& pair : pairs_) {
-        values_.push_back(d(pair.i, pair.j));
-        weights_.push_back(weight(problem, pair.i, pair.j));
-      }
-    } else {  // one entry per tie block: its weighted mean distance
-      for (std::size_t b = 0; b + 1 < block_starts_.size(); ++b) {
-        double sum = 0, weight_sum = 0;
-        for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) {
-          const double w = weight(problem, pairs_[p].i, pairs_[p].j);
-          sum += w * d(pairs_[p].i, pairs_[p].j);
-          weight_sum += w;
-        }
-        values_.push_back(sum / weight_sum);
-        weights_.push_back(weight_sum);
-      }
-    }
-    pool_adjacent_violators(values_, weights_);
-    fitted_.resize(count);
-    for (std::size_t b = 0, p = 0; p < count; ++p) {
-      if (ties_ == TieApproach::secondary && p == block_starts_[b + 1]) ++b;
-      fitted_[p] = ties_ == TieApproach::primary ? values_[p] : values_[b];
-    }
-    double norm = 0;
-    for (std::size_t p = 0; p < count; ++p) norm += weight(problem, pairs_[p].i, pairs_[p].j) * fitted_[p] * fitted_[p];
+  /// The monotone regression f of the distances of X (N x d) on the dissimilarity order, written as
+  /// dhat = scale * f into the upper triangle of `dhat` (all that StressKernel reads); scale makes
+  /// sum w dhat^2 = sum w delta^2. Returns scale (0 when every distance is 0).
+  double fit(const Matrix<double>& X, Matrix<double>& dhat) {
+    const Eigen::Index dim = X.cols();
+    const double* x = X.data();  // row-major: point i at x + i * dim
+    // Per tie block: the distances of its pairs; primary ties sort it by distance (the order that fits
+    // best) and give one entry per pair; secondary ties give one entry, its weighted mean distance.
+    const auto blocks = std::int64_t(block_starts_.size()) - 1;
+    const bool primary = ties_ == TieApproach::primary;
+    values_.resize(primary ? pairs_.size() : std::size_t(blocks));
+    weights_.resize(values_.size());
+    parallel_for(
+        0, blocks,
+        [&](std::int64_t b) {
+          const auto first = pairs_.begin() + std::ptrdiff_t(block_starts_[b]);
+          const auto last = pairs_.begin() + std::ptrdiff_t(block_starts_[b + 1]);
+          for (auto pair = first; pair != last; ++pair) {
+            const double *xi = x + pair->i * dim, *xj = x + pair->j * dim;
+            double sum = 0;
+            for (Eigen::Index c = 0; c < dim; ++c) sum += (xi[c] - xj[c]) * (xi[c] - xj[c]);
+            pair->distance = std::sqrt(sum);
+          }
+          if (primary) {
+            if (last - first > 1)
+              std::stable_sort(first, last, [](const Pair& u, const Pair& v) { return u.distance < v.distance; });
+            for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) {
+              values_[p] = pairs_[p].distance;
+              weights_[p] = pairs_[p].weight;
+            }
+          } else {
+            double sum = 0, weight_sum = 0;
+            for (auto pair = first; pair != last; ++pair) {
+              sum += pair->weight * pair->distance;
+              weight_sum += pair->weight;
+            }
+            values_[std::size_t(b)] = sum / weight_sum;
+            weights_[std::size_t(b)] = weight_sum;
+          }
+        },
+        1024);
+    // values_ becomes the fit: pair p's (primary) or its block's (secondary).
+    const double norm = pool_adjacent_violators(values_, weights_, ends_);
     const double scale = norm > 0 ? std::sqrt(target_norm_ / norm) : 0.0;
-    for (std::size_t p = 0; p < count; ++p) {
-      dhat(pairs_[p].i, pairs_[p].j) = dhat(pairs_[p].j, pairs_[p].i) = scale * fitted_[p];
-    }
+    parallel_for(
+        0, blocks,
+        [&](std::int64_t b) {
+          for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p)
+            dhat(pairs_[p].i, pairs_[p].j) = scale * values_[primary ? p : std::size_t(b)];
+        },
+        1024);
     return scale;
   }
 
@@ -303,12 +528,15 @@ class MonotoneRegression {
 
  private:
   struct Pair {
-    index_t i, j;
+    index_t i, j;     // i < j
+    double weight;    // w_ij > 0
+    double distance;  // ||x_i - x_j|| at the last fit
   };
   TieApproach ties_;
   std::vector<Pair> pairs_;
   std::vector<std::size_t> block_starts_;  // tie blocks [starts[b], starts[b + 1])
-  std::vector<double> values_, weights_, fitted_;
+  std::vector<double> values_, weights_;   // the regression's input and output, and its weights
+  std::vector<std::size_t> ends_;          // pool_adjacent_violators' workspace
   double target_norm_ = 0;
 };
 
@@ -365,60 +593,6 @@ inline Matrix<double> random_start(const MajorizationProblem& problem, index_t d
   return X;
 }
 
-/// One pass over all pairs at configuration X with disparities dhat: the raw stress, sum w d^2,
-/// sum w dhat^2 and B(X) X. Rows run in parallel, each summing its j in a fixed order, and the row sums
-/// are added in row order (thread-count independent). Every pair is visited from both ends (the sums
-/// halved): no cross-row reduction, and the loops over j run on contiguous coordinate arrays.
-struct StressPass {
-  double raw = 0, distance_norm = 0, disparity_norm = 0;
-  Matrix<double> BX;
-};
-
-inline StressPass stress_pass(const MajorizationProblem& problem, const Matrix<double>& dhat, const Matrix<double>& X) {
-  const Eigen::Index n = X.rows(), dim = X.cols();
-  const Matrix<double> columns = X.transpose();  // d x N: coordinate c of every point contiguous
-  StressPass pass;
-  pass.BX.resize(n, dim);
-  Eigen::VectorXd raw(n), dnorm(n), hnorm(n);
-  const bool unit = problem.weights.size() == 0;
-  struct Scratch {
-    Eigen::ArrayXd d, ratio;
-  };
-  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
-  // Eigen's array reductions are vectorized in a fixed order for a given N (the compiler would not
-  // reorder the sums); the diagonal needs no exception: dhat_ii = d_ii = 0 contributes 0 everywhere.
-  parallel_for(0, n, [&](std::int64_t i) {
-    Scratch& s = scratch[std::size_t(thread_index())];
-    s.d.setZero(n);
-    for (Eigen::Index c = 0; c < dim; ++c) s.d += (columns.row(c).array() - columns(c, i)).square();
-    s.d = s.d.sqrt();
-    const auto h = dhat.row(i).array().transpose();
-    if (unit) {
-      raw[i] = (h - s.d).square().sum();
-      dnorm[i] = s.d.square().sum();
-      hnorm[i] = h.square().sum();
-      s.ratio = (s.d > 0).select(h / s.d, 0.0);  // -B_ij
-    } else {
-      const auto w = problem.weights.row(i).array().transpose();
-      raw[i] = (w * (h - s.d).square()).sum();
-      dnorm[i] = (w * s.d.square()).sum();
-      hnorm[i] = (w * h.square()).sum();
-      s.ratio = (s.d > 0).select(w * h / s.d, 0.0);
-    }
-    for (Eigen::Index c = 0; c < dim; ++c)
-      pass.BX(i, c) = (s.ratio * (columns(c, i) - columns.row(c).array().transpose())).sum();
-  });
-  for (Eigen::Index i = 0; i < n; ++i) {
-    pass.raw += raw[i];
-    pass.distance_norm += dnorm[i];
-    pass.disparity_norm += hnorm[i];
-  }
-  pass.raw /= 2;
-  pass.distance_norm /= 2;
-  pass.disparity_norm /= 2;
-  return pass;
-}
-
 /// (V + 11^T / N)^-1 for the weights (the Guttman transform's V^+ on vectors orthogonal to 1). Factorized
 /// in place: two N x N matrices at the peak.
 inline Matrix<double> guttman_inverse(const Matrix<double>& weights) {
@@ -435,56 +609,46 @@ inline Matrix<double> guttman_inverse(const Matrix<double>& weights) {
   return inverse;
 }
 
-/// Distances of the rows of X, N x N (the non-metric step needs all of them at once); loops over
-/// contiguous coordinates, as stress_pass.
-inline void configuration_distances(const Matrix<double>& X, Matrix<double>& d) {
-  const Eigen::Index n = X.rows();
-  const Matrix<double> columns = X.transpose();
-  d.resize(n, n);
-  parallel_for(0, n, [&](std::int64_t i) {
-    auto row = d.row(i).array();
-    row.setZero();
-    for (Eigen::Index c = 0; c < columns.rows(); ++c) row += (columns.row(c).array() - columns(c, i)).square();
-    row = row.sqrt();
-  });
-}
-
-/// The optimizer: n_init runs of Guttman transforms, the one of least raw stress kept.
-/// A run stops when (sigma_old - sigma_new) / sigma_old < tolerance, when sigma reaches 0, or after
-/// max_iterations transforms.
+/// The optimizer: n_init runs of Guttman transforms, the one of least raw stress kept (the first such
+/// run on a tie). A run stops when (sigma_old - sigma_new) / sigma_old < tolerance, when sigma reaches 0,
+/// or after max_iterations transforms.
+/// With several runs and threads the runs themselves run in parallel, each on one thread (its loops
+/// nested, so serial): one parallel region for the whole fit instead of two or more per transform,
+/// whose barriers cost most of the time when other processes share the cores. Otherwise runs follow
+/// each other with their loops parallel. Every run computes the same numbers either way. Progress comes
+/// from the calling thread only; an error or a cancellation in one run stops the others and is rethrown.
 inline MajorizationResult majorize(const MajorizationProblem& problem, const MajorizationSettings& settings,
                                    const std::string& method) {
   const Eigen::Index n = problem.delta.rows();
   const bool unit = problem.weights.size() == 0;
   const Matrix<double> inverse = unit ? Matrix<double>() : guttman_inverse(problem.weights);
-  std::optional<MonotoneRegression> regression;
-  if (problem.nonmetric) regression.emplace(problem);
-  Matrix<double> dhat = problem.nonmetric ? Matrix<double>::Zero(n, n) : Matrix<double>();
-  const Matrix<double>& disparities = problem.nonmetric ? dhat : problem.delta;
-  Matrix<double> distances;
-  double scale = 1;
 
-  auto evaluate = [&](const Matrix<double>& X) {
-    if (problem.nonmetric) {
-      configuration_distances(X, distances);
-      scale = regression->fit(problem, distances, dhat);
-    }
-    return stress_pass(problem, disparities, X);
+  struct Run {
+    MajorizationResult result;
+    double scale = 1;
   };
-
-  MajorizationResult best;
-  for (int run = 0; run < settings.n_init; ++run) {
+  // on_transform(t) after transform t; returns false to stop the run (another one failed).
+  auto one_run = [&](int run, const std::function<bool(int)>& on_transform) {
+    std::optional<MonotoneRegression> regression;
+    if (problem.nonmetric) regression.emplace(problem);
+    Matrix<double> dhat = problem.nonmetric ? Matrix<double>::Zero(n, n) : Matrix<double>();
+    const Matrix<double>& disparities = problem.nonmetric ? dhat : problem.delta;
+    StressKernel stress_pass;
+    Run out;
+    auto evaluate = [&](const Matrix<double>& X) {
+      if (problem.nonmetric) out.scale = regression->fit(X, dhat);
+      return stress_pass(problem, disparities, X);
+    };
     const std::uint64_t run_seed = settings.seed ^ (0x9e3779b97f4a7c15ULL * std::uint64_t(run + 1));
     Matrix<double> X = run == 0 && settings.init == MajorizationInit::classical_mds
                            ? classical_start(problem, settings.dim, run_seed, method)
                            : random_start(problem, settings.dim, run_seed);
     StressPass pass = evaluate(X);
-    std::vector<double> history{pass.raw};
-    MajorizationStatus status = MajorizationStatus::iteration_limit;
-    int iterations = 0;
-    while (iterations < settings.max_iterations) {
+    MajorizationResult& r = out.result;
+    r.stress_history = {pass.raw};
+    while (r.iterations < settings.max_iterations) {
       if (pass.raw == 0) {
-        status = MajorizationStatus::converged;
+        r.status = MajorizationStatus::converged;
         break;
       }
       Matrix<double> next(n, settings.dim);
@@ -494,37 +658,79 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
         parallel_for(0, n, [&](std::int64_t i) { next.row(i).noalias() = inverse.row(i) * pass.BX; });
       }
       X = std::move(next);
-      ++iterations;
+      ++r.iterations;
       const double previous = pass.raw;
       pass = evaluate(X);
-      history.push_back(pass.raw);
+      r.stress_history.push_back(pass.raw);
       if (!std::isfinite(pass.raw))
-        throw convergence_error(concat(method, ": the stress became ", pass.raw, " at iteration ", iterations,
+        throw convergence_error(concat(method, ": the stress became ", pass.raw, " at iteration ", r.iterations,
                                        " (dissimilarities or weights of extreme range?): rescale the input"));
       if ((previous - pass.raw) < settings.tolerance * previous) {
-        status = MajorizationStatus::converged;
+        r.status = MajorizationStatus::converged;
         break;
       }
-      report_progress(settings.progress, (run + double(iterations) / settings.max_iterations) / settings.n_init,
-                      method);
+      if (!on_transform(r.iterations)) break;
     }
-    report_progress(settings.progress, double(run + 1) / settings.n_init, method);
-    if (run > 0 && !(pass.raw < best.raw_stress)) continue;
-    best.X = std::move(X);
-    best.raw_stress = pass.raw;
-    best.disparity_norm = pass.disparity_norm;
-    best.iterations = iterations;
-    best.status = status;
-    best.best_run = run;
-    best.stress_history = std::move(history);
+    r.X = std::move(X);
+    r.raw_stress = pass.raw;
+    r.disparity_norm = pass.disparity_norm;
+    r.best_run = run;
     // Kruskal's stress-1 against the unscaled fit f = dhat / scale (metric: f = delta).
-    const double s = problem.nonmetric && scale > 0 ? scale : 1.0;
+    const double s = problem.nonmetric && out.scale > 0 ? out.scale : 1.0;
     const double f_norm = pass.disparity_norm / (s * s), cross = (pass.distance_norm + pass.disparity_norm - pass.raw) / 2 / s;
     const double residual = std::max(0.0, pass.distance_norm - 2 * cross + f_norm);
-    best.kruskal_stress = pass.distance_norm > 0 ? std::sqrt(residual / pass.distance_norm) : 0.0;
-    if (problem.nonmetric) regression->knots(problem, dhat, best.map_delta, best.map_dhat);
+    r.kruskal_stress = pass.distance_norm > 0 ? std::sqrt(residual / pass.distance_norm) : 0.0;
+    if (problem.nonmetric) regression->knots(problem, dhat, r.map_delta, r.map_dhat);
+    return out;
+  };
+
+  std::vector<Run> runs(static_cast<std::size_t>(settings.n_init));
+  const auto fraction = [&](double runs_done) { return runs_done / settings.n_init; };
+  const auto concurrent = std::uint64_t(std::min(settings.n_init, max_threads()));
+  const std::uint64_t run_bytes = (problem.nonmetric ? 28 * std::uint64_t(n) * std::uint64_t(n) : 0) +
+                                  StressKernel::workspace_bytes(n, settings.dim);
+  const std::uint64_t budget = settings.memory_limit > 0 ? settings.memory_limit : available_memory_bytes();
+  const bool parallel_runs = concurrent > 1 && (budget == 0 || (concurrent - 1) * run_bytes <= budget / 2);
+  if (!parallel_runs) {
+    for (int run = 0; run < settings.n_init; ++run) {
+      runs[std::size_t(run)] = one_run(run, [&](int t) {
+        report_progress(settings.progress, fraction(run + double(t) / settings.max_iterations), method);
+        return true;
+      });
+      report_progress(settings.progress, fraction(run + 1), method);
+    }
+  } else {
+    std::atomic<bool> stop{false};
+    std::atomic<int> finished{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    parallel_for(
+        0, settings.n_init,
+        [&](std::int64_t run) {
+          if (stop) return;
+          const bool caller = thread_index() == 0;
+          try {
+            runs[std::size_t(run)] = one_run(int(run), [&](int t) {
+              if (caller)
+                report_progress(settings.progress, fraction(finished + double(t) / settings.max_iterations), method);
+              return !stop;
+            });
+            ++finished;
+            if (caller) report_progress(settings.progress, fraction(finished), method);
+          } catch (...) {
+            const std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            stop = true;
+          }
+        },
+        1);
+    if (failure) std::rethrow_exception(failure);
+    report_progress(settings.progress, 1.0, method);  // the calling thread's last run may end first
   }
-  return best;
+  std::size_t best = 0;
+  for (std::size_t run = 1; run < runs.size(); ++run)
+    if (runs[run].result.raw_stress < runs[best].result.raw_stress) best = run;
+  return std::move(runs[best].result);
 }
 
 /// Places new points with the configuration X (N x d) fixed: point p minimizes
