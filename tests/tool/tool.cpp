@@ -626,7 +626,7 @@ TEST_CASE("neighbors and embed report the search; an approximate graph is announ
                 "not one of auto, exact, approximate");
 }
 
-TEST_CASE("--pca P: the graph and the method see the first P principal components; transform projects the same way",
+TEST_CASE("pca P (--pca): the graph and the method see the first P principal components; transform projects the same way",
           "[tool][pca]") {
   Scratch s;
   const auto X = roll_in_12d(400, s, "x.csv");
