@@ -36,6 +36,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,14 @@ double peak_rss_mib() {
   return 0;
 }
 
+/// The class most of `neighbors` have (ties: the smallest class).
+template <class Indices>
+int majority_class(const std::vector<int>& labels, const Indices& neighbors) {
+  std::array<int, 10> votes{};
+  for (const auto j : neighbors) ++votes[std::size_t(labels[std::size_t(j)])];
+  return int(std::max_element(votes.begin(), votes.end()) - votes.begin());  // the first maximum
+}
+
 /// Fraction of test rows whose 10 nearest training rows (in the embedding) vote their class.
 double knn_accuracy(const Matrix& train, const std::vector<int>& train_labels, const Matrix& test,
                     const std::vector<int>& test_labels) {
@@ -79,10 +88,9 @@ double knn_accuracy(const Matrix& train, const std::vector<int>& train_labels, c
   const auto lists = index.nearest(test, 10, "the test embedding");
   std::size_t correct = 0;
   for (std::size_t q = 0; q + 1 < lists.offsets.size(); ++q) {
-    std::array<int, 10> votes{};
-    for (auto e = lists.offsets[q]; e < lists.offsets[q + 1]; ++e) ++votes[std::size_t(train_labels[lists.indices[e]])];
-    const auto winner = std::max_element(votes.begin(), votes.end()) - votes.begin();  // first maximum
-    correct += winner == test_labels[q];
+    const std::span<const nldr::index_t> neighbors(lists.indices.data() + lists.offsets[q],
+                                                   std::size_t(lists.offsets[q + 1] - lists.offsets[q]));
+    correct += majority_class(train_labels, neighbors) == test_labels[q];
   }
   return double(correct) / double(test.rows());
 }
@@ -92,11 +100,8 @@ double knn_accuracy(const Matrix& train, const std::vector<int>& train_labels, c
 double leave_one_out_accuracy(const Matrix& Y, const std::vector<int>& labels) {
   const auto graph = nldr::KNearest{10}(Y);
   std::size_t correct = 0;
-  for (nldr::index_t i = 0; i < graph.size(); ++i) {
-    std::array<int, 10> votes{};
-    for (const nldr::index_t j : graph.neighbors(i)) ++votes[std::size_t(labels[std::size_t(j)])];
-    correct += std::max_element(votes.begin(), votes.end()) - votes.begin() == labels[std::size_t(i)];
-  }
+  for (nldr::index_t i = 0; i < graph.size(); ++i)
+    correct += majority_class(labels, graph.neighbors(i)) == labels[std::size_t(i)];
   return double(correct) / double(Y.rows());
 }
 
