@@ -19,23 +19,27 @@ namespace test_exact {
 inline constexpr nldr::SearchBackend all_backends[] = {nldr::SearchBackend::kdtree, nldr::SearchBackend::brute_force,
                                                       nldr::SearchBackend::automatic};
 
-/// For every point i, all other points j as (distance, j), sorted by (distance, j). The distance is
-/// the square root of sum_c (x_ic - x_jc)^2 accumulated in T in coordinate order: the definition the
-/// library documents for the stored distances, written out here independently.
+/// The distance from row i of A to row j of B: the square root of sum_c (a_ic - b_jc)^2 accumulated
+/// in T in coordinate order, the definition the library documents for the stored distances,
+/// written out here independently.
+template <class T>
+T reference_distance(const nldr::Matrix<T>& A, int i, const nldr::Matrix<T>& B, int j) {
+  T sum = 0;
+  for (int c = 0; c < int(A.cols()); ++c) {
+    const T diff = A(i, c) - B(j, c);
+    sum += diff * diff;
+  }
+  return std::sqrt(sum);
+}
+
+/// For every point i, all other points j as (reference_distance, j), sorted by (distance, j).
 template <class T>
 std::vector<std::vector<std::pair<T, int>>> sorted_pairs(const nldr::Matrix<T>& X) {
   const int n = int(X.rows());
   std::vector<std::vector<std::pair<T, int>>> all(n);
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      if (j == i) continue;
-      T sum = 0;
-      for (int c = 0; c < int(X.cols()); ++c) {
-        const T diff = X(i, c) - X(j, c);
-        sum += diff * diff;
-      }
-      all[i].emplace_back(std::sqrt(sum), j);
-    }
+    for (int j = 0; j < n; ++j)
+      if (j != i) all[i].emplace_back(reference_distance(X, i, X, j), j);
     std::sort(all[i].begin(), all[i].end());
   }
   return all;

@@ -13,21 +13,14 @@
 
 namespace point_index_test {
 
-/// The k nearest rows of `training` to each row of `queries` as (distance, index), sorted: the
-/// distance is the square root of the squared differences summed in T in coordinate order.
+/// The k nearest rows of `training` to each row of `queries` as (reference_distance, index), sorted.
 template <class T>
 std::vector<std::vector<std::pair<T, int>>> reference(const nldr::Matrix<T>& training, const nldr::Matrix<T>& queries,
                                                       int k) {
   std::vector<std::vector<std::pair<T, int>>> all(std::size_t(queries.rows()));
   for (int q = 0; q < int(queries.rows()); ++q) {
-    for (int j = 0; j < int(training.rows()); ++j) {
-      T sum = 0;
-      for (int c = 0; c < int(training.cols()); ++c) {
-        const T diff = queries(q, c) - training(j, c);
-        sum += diff * diff;
-      }
-      all[q].emplace_back(std::sqrt(sum), j);
-    }
+    for (int j = 0; j < int(training.rows()); ++j)
+      all[q].emplace_back(test_exact::reference_distance(queries, q, training, j), j);
     std::sort(all[q].begin(), all[q].end());
     all[q].resize(std::size_t(k));
   }
