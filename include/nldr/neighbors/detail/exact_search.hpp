@@ -80,7 +80,7 @@ NeighborLists<T> gather_lists(index_t n, Eigen::Index dim, index_t capacity, dou
       0, blocks,
       [&](std::int64_t b) {
         const std::vector<index_t> queries = block_queries(b);
-        std::vector<NearestSet<T>> sets(queries.size(), NearestSet<T>(capacity, radius, dim));
+        auto sets = nearest_sets<T>(queries.size(), capacity, radius, dim);
         for (std::size_t q = 0; q < queries.size(); ++q) sets[q].reset(queries[q]);
         search(std::span<const index_t>(queries), std::span<NearestSet<T>>(sets));
         for (std::size_t q = 0; q < queries.size(); ++q) {
@@ -171,7 +171,7 @@ std::vector<std::vector<typename NearestSet<T>::Entry>> exact_neighbors_of(const
         [&](std::int64_t b) {
           const std::size_t begin = std::size_t(b) * std::size_t(block);
           const auto part = queries.subspan(begin, std::min(queries.size() - begin, std::size_t(block)));
-          std::vector<NearestSet<T>> sets(part.size(), NearestSet<T>(k, no_radius, rows.cols));
+          auto sets = nearest_sets<T>(part.size(), k, no_radius, rows.cols);
           for (std::size_t q = 0; q < part.size(); ++q) sets[q].reset(part[q]);
           search(part, std::span<NearestSet<T>>(sets));
           for (std::size_t q = 0; q < part.size(); ++q) {

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <variant>
 
 namespace nldr::detail {
 
@@ -57,33 +59,57 @@ struct SquaredEuclidean {
 };
 
 /// A k-d tree over N x D points (built in the constructor; queries are const and thread-safe).
+/// For D = 2 and 3 the dimension is a compile-time constant of nanoflann's index, which then
+/// unrolls its loops and keeps each query's bounds on the stack (a fifth fewer instructions in
+/// the tree's search and build for 3-D kNN, counted with callgrind; docs/benchmarks.md).
 template <Real T>
 class KdTree {
  public:
   /// `points` must outlive the tree. leaf_size: points per leaf (nanoflann's leaf_max_size).
-  explicit KdTree(PointRows<T> points, std::size_t leaf_size)
-      : cloud_{points}, index_(int(points.cols), cloud_, nanoflann::KDTreeSingleIndexAdaptorParams(leaf_size)) {}
+  explicit KdTree(PointRows<T> points, std::size_t leaf_size) : cloud_{points} {
+    if (points.cols == 2)
+      build<2>(leaf_size);
+    else if (points.cols == 3)
+      build<3>(leaf_size);
+    else
+      build<-1>(leaf_size);
+  }
+  KdTree(const KdTree&) = delete;  // the index refers to cloud_
+  KdTree& operator=(const KdTree&) = delete;
 
   /// Offers the points near `query` (D values) to `result` (a nanoflann result set).
   template <class ResultSet>
   void search(const T* query, ResultSet& result) const {
-    (void)index_.findNeighbors(result, query, exact_search_parameters());
+    std::visit([&](const auto& index) { (void)index->findNeighbors(result, query, exact_search_parameters()); },
+               index_);
   }
 
   /// Point indices in leaf order: neighbors in space are close in this order, so queries
   /// taken in it reuse cached tree nodes and points.
   std::span<const std::uint32_t> leaf_order() const {
+    return std::visit(
+        [](const auto& index) -> std::span<const std::uint32_t> {
 #if NANOFLANN_VERSION >= 0x150
-    return index_.vAcc_;
+          return index->vAcc_;
 #else
-    return index_.vAcc;
+          return index->vAcc;
 #endif
+        },
+        index_);
   }
 
  private:
-  using Index = nanoflann::KDTreeSingleIndexAdaptor<SquaredEuclidean<T>, PointCloud<T>, -1, std::uint32_t>;
-  PointCloud<T> cloud_;  // declared before index_: the index keeps a reference to it
-  Index index_;
+  template <int Dim>
+  using Index = nanoflann::KDTreeSingleIndexAdaptor<SquaredEuclidean<T>, PointCloud<T>, Dim, std::uint32_t>;
+
+  template <int Dim>
+  void build(std::size_t leaf_size) {
+    index_ = std::make_unique<Index<Dim>>(int(cloud_.points.cols), cloud_,
+                                          nanoflann::KDTreeSingleIndexAdaptorParams(leaf_size));
+  }
+
+  PointCloud<T> cloud_;  // the index keeps a reference to it
+  std::variant<std::unique_ptr<Index<-1>>, std::unique_ptr<Index<2>>, std::unique_ptr<Index<3>>> index_;
 };
 
 }  // namespace nldr::detail

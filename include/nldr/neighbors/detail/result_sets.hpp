@@ -112,8 +112,10 @@ class NearestSet {
   static bool before(const Entry& a, const Entry& b) {
     return a.distance < b.distance || (a.distance == b.distance && a.index < b.index);
   }
+  // Above squared * (1 + slack) after rounding (twice the slack), and > 0 when squared is 0 so
+  // that duplicates of the query are still offered.
   T widen(T squared) const {
-    return std::nextafter(squared * (T(1) + slack_), std::numeric_limits<T>::infinity());
+    return squared * (T(1) + T(2) * slack_) + std::numeric_limits<T>::denorm_min();
   }
 
   index_t capacity_;
@@ -124,5 +126,15 @@ class NearestSet {
   index_t self_ = -1;
   std::vector<Entry> entries_;
 };
+
+/// `count` empty sets, each with room for its answer reserved (copies of one set would not keep
+/// that room, and would reallocate while the search fills them).
+template <Real T>
+std::vector<NearestSet<T>> nearest_sets(std::size_t count, index_t capacity, double radius, Eigen::Index dim) {
+  std::vector<NearestSet<T>> sets;
+  sets.reserve(count);
+  for (std::size_t q = 0; q < count; ++q) sets.emplace_back(capacity, radius, dim);
+  return sets;
+}
 
 }  // namespace nldr::detail
