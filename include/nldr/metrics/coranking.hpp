@@ -23,8 +23,10 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace nldr::metrics {
@@ -33,10 +35,12 @@ namespace detail {
 class CoRankingBuilder;
 }
 
-/// What the co-ranking matrix Q says about K-ary neighborhoods, for K = 1..k_max (k_max <= N - 2),
-/// stored as O(k_max) integer prefix sums. Ranks follow ranks.hpp (ties by the smaller index).
-/// Built by coranking_summary(); all queries are O(1) except auc_rnx() and the curves (O(k_max)).
-class CoRankingSummary {
+/// What the co-ranking matrix Q says about K-ary neighborhoods, for K = 1..k_max (k_max <= N - 2):
+/// Q_NX and the measures derived from it, which count only pairs with both ranks <= K, stored as
+/// O(k_max) integer prefix sums. Ranks follow ranks.hpp (ties by the smaller index). Built by
+/// coranking_summary() or, from neighbor lists alone, neighborhood_curves() (neighborhood_curves.hpp).
+/// All queries are O(1) except auc_rnx() and the curves (O(k_max)).
+class NeighborhoodCurves {
  public:
   /// Number of points N (>= 3).
   index_t n() const { return n_; }
@@ -52,11 +56,6 @@ class CoRankingSummary {
   /// B_NX(K) = (#{r_ij < rho_ij <= K} - #{rho_ij < r_ij <= K}) / (K N): mild intrusions minus mild
   /// extrusions; > 0 means an intrusive embedding. R's coRanking package uses the opposite sign.
   double b_nx(index_t K) const { return double(at(intrusions_, K) - at(extrusions_, K)) / (double(K) * n_); }
-  /// Trustworthiness T(K) = 1 - (2 / G_K) sum_i sum_{j in M_K(i) \ N_K(i)} (rho_ij - K) (Venna & Kaski
-  /// 2001), G_K as in docs/algorithms.md sec. 4 (both branches). In [0, 1]; 1 = no false neighbors in Y.
-  double trustworthiness(index_t K) const { return 1.0 - 2.0 * double(penalty(trust_, K)) / normalizer(K); }
-  /// Continuity C(K): trustworthiness with X and Y swapped (neighbors of X missing from Y's).
-  double continuity(index_t K) const { return 1.0 - 2.0 * double(penalty(cont_, K)) / normalizer(K); }
 
   /// Area under R_NX with a log K axis: sum_K R_NX(K)/K / sum_K 1/K over K = 1..k_max (Lee et al.
   /// 2015): 1 perfect, about 0 for a random embedding; the usual AUC when k_max = N - 2.
@@ -69,9 +68,40 @@ class CoRankingSummary {
     return num / den;
   }
   /// R_NX(K) for K = 1..k_max (element K - 1).
-  std::vector<double> r_nx_curve() const { return curve(&CoRankingSummary::r_nx); }
+  std::vector<double> r_nx_curve() const { return curve(&NeighborhoodCurves::r_nx); }
   /// Q_NX(K) for K = 1..k_max (element K - 1).
-  std::vector<double> q_nx_curve() const { return curve(&CoRankingSummary::q_nx); }
+  std::vector<double> q_nx_curve() const { return curve(&NeighborhoodCurves::q_nx); }
+
+ protected:
+  friend class detail::CoRankingBuilder;
+
+  std::int64_t at(const std::vector<std::int64_t>& cumulative, index_t K) const {
+    if (K < 1 || K > k_max_)
+      throw_invalid("K", "K = ", K, " is outside 1..k_max = ", k_max_,
+                    ": compute the summary with a larger k_max (at most N - 2 = ", n_ - 2, ")");
+    return cumulative[std::size_t(K)];
+  }
+
+  index_t n_ = 0, k_max_ = 0;
+  std::vector<std::int64_t> both_, intrusions_, extrusions_;
+
+ private:
+  std::vector<double> curve(double (NeighborhoodCurves::*measure)(index_t) const) const {
+    std::vector<double> values(static_cast<std::size_t>(k_max_));
+    for (index_t K = 1; K <= k_max_; ++K) values[std::size_t(K - 1)] = (this->*measure)(K);
+    return values;
+  }
+};
+
+/// The neighborhood curves plus trustworthiness and continuity, whose penalties need the ranks of
+/// pairs beyond K as well. Built by coranking_summary().
+class CoRankingSummary : public NeighborhoodCurves {
+ public:
+  /// Trustworthiness T(K) = 1 - (2 / G_K) sum_i sum_{j in M_K(i) \ N_K(i)} (rho_ij - K) (Venna & Kaski
+  /// 2001), G_K as in docs/algorithms.md sec. 4 (both branches). In [0, 1]; 1 = no false neighbors in Y.
+  double trustworthiness(index_t K) const { return 1.0 - 2.0 * double(penalty(trust_, K)) / normalizer(K); }
+  /// Continuity C(K): trustworthiness with X and Y swapped (neighbors of X missing from Y's).
+  double continuity(index_t K) const { return 1.0 - 2.0 * double(penalty(cont_, K)) / normalizer(K); }
 
  private:
   friend class detail::CoRankingBuilder;
@@ -81,25 +111,12 @@ class CoRankingSummary {
     std::vector<std::int64_t> count, rank_sum;
   };
 
-  std::int64_t at(const std::vector<std::int64_t>& cumulative, index_t K) const {
-    if (K < 1 || K > k_max_)
-      throw_invalid("K", "K = ", K, " is outside 1..k_max = ", k_max_,
-                    ": compute the summary with a larger k_max (at most N - 2 = ", n_ - 2, ")");
-    return cumulative[std::size_t(K)];
-  }
   std::int64_t penalty(const Penalty& p, index_t K) const { return at(p.rank_sum, K) - std::int64_t(K) * at(p.count, K); }
   double normalizer(index_t K) const {
     const double N = n_;
     return 2 * K < n_ ? N * K * (2 * N - 3.0 * K - 1) : N * (N - K) * (N - K - 1.0);
   }
-  std::vector<double> curve(double (CoRankingSummary::*measure)(index_t) const) const {
-    std::vector<double> values(static_cast<std::size_t>(k_max_));
-    for (index_t K = 1; K <= k_max_; ++K) values[std::size_t(K - 1)] = (this->*measure)(K);
-    return values;
-  }
 
-  index_t n_ = 0, k_max_ = 0;
-  std::vector<std::int64_t> both_, intrusions_, extrusions_;
   Penalty trust_, cont_;
 };
 
@@ -145,31 +162,43 @@ class CoRankingBuilder {
     }
   }
 
+  /// Every measure; the rows added must follow visit_rank_rows()'s rule.
   CoRankingSummary finish() const {
     CoRankingSummary s;
-    s.n_ = n_;
-    s.k_max_ = k_max_;
-    const std::size_t size = std::size_t(k_max_) + 2;
-    for (auto* v : {&s.both_, &s.intrusions_, &s.extrusions_, &s.trust_.count, &s.trust_.rank_sum, &s.cont_.count,
-                    &s.cont_.rank_sum})
-      v->assign(size, 0);
-    for (const Histograms& h : threads_)
-      for (std::size_t K = 0; K < size; ++K) {
-        s.both_[K] += h.both[K];
-        s.intrusions_[K] += h.intrusions[K];
-        s.extrusions_[K] += h.extrusions[K];
-        s.trust_.count[K] += h.trust_count[K];
-        s.trust_.rank_sum[K] += h.trust_sum[K];
-        s.cont_.count[K] += h.cont_count[K];
-        s.cont_.rank_sum[K] += h.cont_sum[K];
-      }
-    for (auto* v : {&s.both_, &s.intrusions_, &s.extrusions_, &s.trust_.count, &s.trust_.rank_sum, &s.cont_.count,
-                    &s.cont_.rank_sum})
-      for (std::size_t K = 1; K < size; ++K) (*v)[K] += (*v)[K - 1];
+    fill(s, {{&s.both_, &Histograms::both},
+             {&s.intrusions_, &Histograms::intrusions},
+             {&s.extrusions_, &Histograms::extrusions},
+             {&s.trust_.count, &Histograms::trust_count},
+             {&s.trust_.rank_sum, &Histograms::trust_sum},
+             {&s.cont_.count, &Histograms::cont_count},
+             {&s.cont_.rank_sum, &Histograms::cont_sum}});
+    return s;
+  }
+
+  /// The neighborhood curves only; enough that the rows added hold every pair with both ranks <= k_max.
+  NeighborhoodCurves finish_curves() const {
+    NeighborhoodCurves s;
+    fill(s, {{&s.both_, &Histograms::both}, {&s.intrusions_, &Histograms::intrusions}, {&s.extrusions_, &Histograms::extrusions}});
     return s;
   }
 
  private:
+  using Histogram = std::vector<std::int64_t> Histograms::*;
+
+  /// Sets N and k_max of `s`, and each target to its histogram summed over threads and prefix-summed over K.
+  void fill(NeighborhoodCurves& s,
+            std::initializer_list<std::pair<std::vector<std::int64_t>*, Histogram>> targets) const {
+    s.n_ = n_;
+    s.k_max_ = k_max_;
+    const std::size_t size = std::size_t(k_max_) + 2;
+    for (const auto& [target, histogram] : targets) {
+      target->assign(size, 0);
+      for (const Histograms& h : threads_)
+        for (std::size_t K = 0; K < size; ++K) (*target)[K] += (h.*histogram)[K];
+      for (std::size_t K = 1; K < size; ++K) (*target)[K] += (*target)[K - 1];
+    }
+  }
+
   index_t n_, k_max_;
   std::vector<Histograms> threads_;
 };

@@ -23,6 +23,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/metrics/coranking.hpp>
+#include <nldr/metrics/neighborhood_curves.hpp>
 #include <nldr/metrics/pairs.hpp>
 #include <nldr/metrics/residual_variance.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -81,7 +82,7 @@ struct QLocal {
 
 /// Q_local of a co-ranking summary (Lee & Verleysen 2009): the K maximizing LCMC(K) (Chen & Buja 2009),
 /// then the mean of Q_NX up to it. O(k_max).
-inline QLocal q_local(const metrics::CoRankingSummary& summary) {
+inline QLocal q_local(const metrics::NeighborhoodCurves& summary) {
   QLocal result{0, 1};
   double best = summary.lcmc(1);
   for (index_t K = 2; K <= summary.k_max(); ++K)
@@ -159,7 +160,7 @@ GeodesicResidualVariance geodesic_residual_variance(const NeighborGraph<T>& grap
 /// How the criteria are computed.
 struct CriteriaOptions {
   /// Largest K of the R_NX curve behind auc_rnx and lcmc: 0 = N - 2 (the whole curve, O(N^2 log N));
-  /// a smaller value takes the bounded path (about O(N^2 (D + d))) for large N.
+  /// below N / 8, two neighbor searches at about this K (O(N K log N) in low D; the same values).
   index_t rank_k_max = 0;
   /// Sources of geodesic_rv's pairs (all points when >= N).
   index_t geodesic_sources = 100;
@@ -190,17 +191,29 @@ struct CriteriaValues {
   }
 };
 
+/// Whether the criteria's R_NX curve is short enough (K <= rank_k_max << N) to come from neighbor lists
+/// (metrics::neighborhood_curves) rather than from the rank engine's O(N^2) rows: the same numbers.
+inline bool curve_from_neighbor_lists(const CriteriaOptions& options, index_t n) {
+  return options.rank_k_max > 0 && std::int64_t(options.rank_k_max) * 8 < n;
+}
+
 /// Every criterion of the embedding Y (N x d) of X (N x D) built from `graph` (the kNN graph of X that
-/// produced Y; its geodesics are geodesic_rv's reference). One rank pass serves auc_rnx and lcmc.
+/// produced Y; its geodesics are geodesic_rv's reference). One rank pass serves auc_rnx and lcmc; with a
+/// short curve (curve_from_neighbor_lists) two neighbor searches do, and `x_neighbors`, when given, is
+/// X's: KNearest{metrics::curve_neighbors(rank_k_max, N)}(X), which a sweep computes once.
 /// \throws nldr::invalid_argument naming "X", "Y", "graph" or an option.
 template <Real T>
 CriteriaValues evaluate_criteria(const Matrix<T>& X, const NeighborGraph<T>& graph, const Matrix<T>& Y,
-                                 const CriteriaOptions& options = {}) {
+                                 const CriteriaOptions& options = {}, const NeighborGraph<T>* x_neighbors = nullptr) {
   validate_same_rows(X.rows(), graph.size(), "X", "graph");
   CriteriaValues values;
-  const auto summary = metrics::coranking_summary(X, Y, options.rank_k_max);
-  values.auc_rnx = summary.auc_rnx();
-  const QLocal local = q_local(summary);
+  const auto curves = [&]() -> metrics::NeighborhoodCurves {
+    if (!curve_from_neighbor_lists(options, graph.size())) return metrics::coranking_summary(X, Y, options.rank_k_max);
+    if (x_neighbors) return metrics::neighborhood_curves(X, *x_neighbors, Y, options.rank_k_max);
+    return metrics::neighborhood_curves(X, Y, options.rank_k_max);
+  }();
+  values.auc_rnx = curves.auc_rnx();
+  const QLocal local = q_local(curves);
   values.lcmc = local.value;
   values.lcmc_k = local.k_lcmc;
   const auto geodesic = geodesic_residual_variance(graph, Y, options.geodesic_sources, options.seed);

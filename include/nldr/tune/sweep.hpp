@@ -140,6 +140,12 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
   report_progress(options.progress, 0, "nldr::tune");
   double embed_seconds = 0, criteria_seconds = 0;
   Stopwatch watch;
+  // X's side of a short R_NX curve is the same for every value: searched once.
+  std::optional<NeighborGraph<T>> x_neighbors;
+  if (curve_from_neighbor_lists(options.criteria, index_t(points.rows())))
+    x_neighbors = KNearest{.k = int(metrics::curve_neighbors(options.criteria.rank_k_max, index_t(points.rows()))),
+                           .backend = options.backend}(points);
+  criteria_seconds += watch.seconds();
   for (std::size_t step = 0; step < values.size(); ++step) {
     TuneScore score;
     score.value = values[step];
@@ -159,7 +165,7 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
     watch.restart();
     if (Y) {
       validate_same_rows(points.rows(), Y->rows(), "X", "the embedding");
-      score.values = evaluate_criteria(points, graph, *Y, options.criteria);
+      score.values = evaluate_criteria(points, graph, *Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
     } else {
       constexpr double nan = std::numeric_limits<double>::quiet_NaN();
       score.values = {nan, nan, 0, nan, 0, nan};
