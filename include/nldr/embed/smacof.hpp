@@ -158,7 +158,7 @@ struct SmacofModel : Embedding<T> {
 /// Cost per Guttman transform O(N^2 d), parallel; non-metric sorts the N(N-1)/2 pairs once
 /// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), in parallel chunks.
 /// Weights other than all-ones add one O(N^3 / 3) Cholesky factorization.
-/// Memory: 2 to 7 dense N x N doubles (checked before allocating).
+/// Memory: 2 to 10 dense N x N doubles (checked before allocating).
 ///
 /// \code
 /// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
@@ -229,8 +229,8 @@ struct Smacof {
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
     // delta and the classical start's B; weights and the Cholesky factor of V; non-metric: the sorted
-    // pairs with their weights and distances, the regression's values, weights and links (N^2 / 2 x 48 bytes)
-    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 3);
+    // pairs (N^2 / 2 x 32 bytes) and one run's copy with the regression's workspace (N^2 / 2 x 56 bytes)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 6);
     detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 
