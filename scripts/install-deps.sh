@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs nldr's build, test and example dependencies from Debian's archive (bookworm).
 # Idempotent; needs root (or sudo).
+# --benchmarks also installs what only the benchmark drivers compare against (not the tests):
+# R with MASS (MASS::sammon, MASS::isoMDS) for benchmarks/mds_compare.py.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build                               # toolchain
@@ -14,6 +16,9 @@ packages=(
   pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
 )
+if [ "${1:-}" = "--benchmarks" ]; then
+  packages+=(r-base-core r-cran-mass)                # benchmarks/mds_compare.py's R side
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

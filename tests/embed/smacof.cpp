@@ -1,7 +1,7 @@
 // SMACOF (metric and non-metric): stress 0 on Euclidean distances (closed form), stress equal to or
 // below scikit-learn 1.2's MDS and R's MASS::isoMDS on committed data (tests/data/make_mds_references.py),
-// missing dissimilarities through weights, the monotone regression against its min-max formula,
-// monotone stress, transform, thread-count independence and named errors.
+// missing dissimilarities through weights, the monotone regression against its min-max formula (in
+// chunks too), both stress passes against their pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
 #include "catch.hpp"
 #include "mds_references.hpp"
 
@@ -75,6 +75,36 @@ std::vector<double> min_max_isotonic(const std::vector<double>& y, const std::ve
   return f;
 }
 
+/// The stress pass's numbers by their definition, pair by pair over i != j: raw stress, sum w d^2 and
+/// sum w dhat^2 over i < j, and B X with (B X)_i = sum_j r_ij (x_i - x_j), r_ij = w dhat / d (0 at d = 0).
+struct StressDefinition {
+  double raw = 0, distance_norm = 0, disparity_norm = 0;
+  nldr::Matrix<double> BX;
+};
+
+StressDefinition stress_definition(const nldr::Matrix<double>& dhat, const nldr::Matrix<double>& W,
+                                   const nldr::Matrix<double>& X) {
+  const Eigen::Index n = X.rows();
+  StressDefinition out;
+  out.BX = nldr::Matrix<double>::Zero(n, X.cols());
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const double w = W.size() ? W(i, j) : 1.0, h = i < j ? dhat(i, j) : dhat(j, i), d = (X.row(i) - X.row(j)).norm();
+      if (i < j) out.raw += w * (h - d) * (h - d), out.distance_norm += w * d * d, out.disparity_norm += w * h * h;
+      if (d > 0) out.BX.row(i) += w * h / d * (X.row(i) - X.row(j));
+    }
+  return out;
+}
+
+template <class Pass>
+void check_pass(const Pass& pass, const StressDefinition& expected) {
+  CHECK_THAT(pass.raw, WithinRel(expected.raw, 1e-12));
+  CHECK_THAT(pass.distance_norm, WithinRel(expected.distance_norm, 1e-12));
+  CHECK_THAT(pass.disparity_norm, WithinRel(expected.disparity_norm, 1e-12));
+  CHECK((pass.BX - expected.BX).cwiseAbs().maxCoeff() < 1e-11 * expected.BX.cwiseAbs().maxCoeff());
+}
+
 }  // namespace smacof_test
 
 TEMPLATE_TEST_CASE("SMACOF reaches stress 0 on the Euclidean distances of points in d dimensions", "[smacof]", float,
@@ -145,31 +175,77 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
     const auto expected = min_max_isotonic(y, w);
     double squares = 0;
     for (std::size_t k = 0; k < y.size(); ++k) squares += w[k] * expected[k] * expected[k];
-    CHECK_THAT(nldr::detail::pool_adjacent_violators(y, w, ends), WithinRel(squares, 1e-12));
-    for (std::size_t k = 0; k < y.size(); ++k) CHECK_THAT(y[k], WithinAbs(expected[k], 1e-12));
+    // One chunk, and chunks of 1, 3 and 5 entries pooled on their own and then across their boundaries.
+    for (const std::size_t chunk : {std::size_t(1) << 16, std::size_t(1), std::size_t(3), std::size_t(5)}) {
+      INFO("chunk " << chunk);
+      auto fit = y, fit_weights = w;
+      CHECK_THAT(nldr::detail::pool_adjacent_violators(fit, fit_weights, ends, chunk), WithinRel(squares, 1e-12));
+      for (std::size_t k = 0; k < y.size(); ++k) CHECK_THAT(fit[k], WithinAbs(expected[k], 1e-12));
+    }
   }
   // Four points; pairs (0,1), (0,2) tied at delta 1, the others at 2. A configuration on a line with
   // distances 3 and 1 for the tied pair and 4, 7, 10, 11 for the others: the primary approach orders
-  // the tie by distance (no violation inside it), the secondary one gives both the mean, 2.
+  // the tie by distance, 1, 3, 4, 7, 10, 11 has no violation and the fit is the distances; the
+  // secondary one gives the tied pair their mean, 2, and the others theirs, 8. Either is scaled to
+  // sum dhat^2 = sum delta^2 = 18 and the stress pass must see exactly these disparities.
   nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(4, 4), {}, true, nldr::TieApproach::primary};
   problem.delta << 0, 1, 1, 2, 1, 0, 2, 2, 1, 2, 0, 2, 2, 2, 2, 0;
-  nldr::Matrix<double> X(4, 1), dhat = nldr::Matrix<double>::Zero(4, 4);
+  nldr::Matrix<double> X(4, 1);
   X << 0, 3, -1, 10;
-  nldr::detail::MonotoneRegression primary(problem);
-  const double primary_scale = primary.fit(X, dhat);
-  CHECK_THAT(dhat(0, 1) / primary_scale, WithinAbs(3, 1e-12));
-  CHECK_THAT(dhat(0, 2) / primary_scale, WithinAbs(1, 1e-12));
-  // Normalization: sum dhat^2 = sum delta^2 over the pairs.
-  const double delta_norm = 2 * 1 + 4 * 4;
-  double norm = 0;
-  for (int i = 0; i < 4; ++i)
-    for (int j = i + 1; j < 4; ++j) norm += dhat(i, j) * dhat(i, j);
-  CHECK_THAT(norm, WithinRel(delta_norm, 1e-12));
-  problem.ties = nldr::TieApproach::secondary;
-  nldr::detail::MonotoneRegression secondary(problem);
-  const double secondary_scale = secondary.fit(X, dhat);
-  CHECK_THAT(dhat(0, 1) / secondary_scale, WithinAbs(2, 1e-12));
-  CHECK_THAT(dhat(0, 2) / secondary_scale, WithinAbs(2, 1e-12));
+  const nldr::Matrix<double> D = distances(X), unit;
+  nldr::Matrix<double> secondary_fit(4, 4);
+  secondary_fit << 0, 2, 2, 8, 0, 0, 8, 8, 0, 0, 0, 8, 0, 0, 0, 0;
+  for (const auto& [ties, fit] : {std::pair{nldr::TieApproach::primary, D},
+                                  std::pair{nldr::TieApproach::secondary, secondary_fit}}) {
+    problem.ties = ties;
+    nldr::detail::MonotoneRegression regression(problem);
+    const double scale = regression.fit(X);
+    double norm = 0;
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) norm += fit(i, j) * fit(i, j);
+    CHECK_THAT(scale, WithinRel(std::sqrt(18 / norm), 1e-12));
+    check_pass(regression.stress_pass(X), stress_definition(scale * fit, unit, X));
+  }
+}
+
+TEST_CASE("The non-metric stress pass, in dissimilarity order, equals its definition", "[smacof]") {
+  using namespace smacof_test;
+  // 150 points: 11,175 pairs in three chunks of the pass; with and without weights, a repeated point
+  // (d = 0, where B_ij = 0), distinct dissimilarities (so each knot of the fitted map is one pair's).
+  const int n = 150;
+  nldr::Matrix<double> X = gaussian<double>(n, 3, 31);
+  X.row(7) = X.row(90);
+  nldr::Random random(32);
+  nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(n, n), {}, true, nldr::TieApproach::primary};
+  nldr::Matrix<double> W(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j) {
+      problem.delta(i, j) = problem.delta(j, i) = i == j ? 0.0 : 0.5 + 3 * random.uniform();
+      W(i, j) = W(j, i) = i == j ? 0.0 : 0.1 + random.uniform();
+    }
+  REQUIRE(nldr::detail::MonotoneRegression::chunk_pairs(n) * 2 < std::size_t(n * (n - 1) / 2));
+  for (const bool weighted : {false, true}) {
+    INFO("weighted " << weighted);
+    problem.weights = weighted ? W : nldr::Matrix<double>();
+    nldr::detail::MonotoneRegression regression(problem);
+    regression.fit(X);
+    std::vector<double> knot_delta, knot_dhat;
+    regression.knots(problem, knot_delta, knot_dhat);
+    REQUIRE(knot_delta.size() == std::size_t(n * (n - 1) / 2));
+    CHECK(std::is_sorted(knot_dhat.begin(), knot_dhat.end()));  // monotone in the dissimilarities
+    nldr::Matrix<double> dhat = nldr::Matrix<double>::Zero(n, n);
+    double target = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) {
+        const auto knot = std::lower_bound(knot_delta.begin(), knot_delta.end(), problem.delta(i, j));
+        REQUIRE(*knot == problem.delta(i, j));
+        dhat(i, j) = knot_dhat[std::size_t(knot - knot_delta.begin())];
+        target += (weighted ? W(i, j) : 1.0) * problem.delta(i, j) * problem.delta(i, j);
+      }
+    const auto expected = stress_definition(dhat, problem.weights, X);
+    CHECK_THAT(expected.disparity_norm, WithinRel(target, 1e-12));  // scaled to sum w dhat^2 = sum w delta^2
+    check_pass(regression.stress_pass(X), expected);
+  }
 }
 
 TEMPLATE_TEST_CASE("SMACOF transform places new points with the configuration fixed", "[smacof][transform]", float,
@@ -217,23 +293,12 @@ TEST_CASE("The stress pass equals its definition summed pair by pair", "[smacof]
     }
   for (const bool weighted : {false, true}) {
     problem.weights = weighted ? W : nldr::Matrix<double>();
-    double raw = 0, distance_norm = 0, disparity_norm = 0;
-    nldr::Matrix<double> BX = nldr::Matrix<double>::Zero(n, 3);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        if (i == j) continue;
-        const double w = weighted ? W(i, j) : 1.0, h = problem.delta(i, j), d = (X.row(i) - X.row(j)).norm();
-        if (i < j) raw += w * (h - d) * (h - d), distance_norm += w * d * d, disparity_norm += w * h * h;
-        if (d > 0) BX.row(i) += w * h / d * (X.row(i) - X.row(j));
-      }
+    const auto expected = stress_definition(problem.delta, problem.weights, X);
+    const double raw = expected.raw;
+    const nldr::Matrix<double>& BX = expected.BX;
     nldr::detail::StressKernel pass;
-    for (int repeat = 0; repeat < 2; ++repeat) {  // the kept workspace is reset between passes
-      const auto result = pass(problem, problem.delta, X);
-      CHECK_THAT(result.raw, WithinRel(raw, 1e-12));
-      CHECK_THAT(result.distance_norm, WithinRel(distance_norm, 1e-12));
-      CHECK_THAT(result.disparity_norm, WithinRel(disparity_norm, 1e-12));
-      CHECK((result.BX - BX).cwiseAbs().maxCoeff() < 1e-11 * BX.cwiseAbs().maxCoeff());
-    }
+    for (int repeat = 0; repeat < 2; ++repeat)  // the kept workspace is reset between passes
+      check_pass(pass(problem, problem.delta, X), expected);
     // Each segment kernel on its own, whichever one the pass picks on this processor: row i against
     // j > i gives sum_{j>i} r_ij (x_i - x_j), and the column sums the same terms with the other sign.
     const nldr::Matrix<double> columns = X.transpose();

@@ -111,7 +111,8 @@ struct SammonModel : Embedding<T> {
 
 /// Sammon's mapping of points (Euclidean distances) or of dissimilarities.
 ///
-/// Cost: one O(N^3) inverse of the weighted V, then O(N^2 d) per step, parallel over rows.
+/// Cost: one O(N^3 / 3) Cholesky factorization of the weighted V, then O(N^2 d) per step (the stress
+/// pass parallel over row blocks, two triangular solves per coordinate).
 /// Memory: 4 dense N x N doubles at the peak (checked before allocating).
 ///
 /// \code
@@ -152,7 +153,7 @@ struct Sammon {
 
  private:
   void check_memory_for(Eigen::Index n) const {
-    // delta, weights, the Guttman inverse and its factor (or the classical start's B)
+    // delta, weights, the Cholesky factor of V (factorized in place) and the classical start's B
     detail::check_majorization_memory(n, options.dim, 4, "Sammon", options.memory_limit);
   }
 

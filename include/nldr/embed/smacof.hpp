@@ -155,9 +155,10 @@ struct SmacofModel : Embedding<T> {
 
 /// SMACOF multidimensional scaling of points (Euclidean distances) or of dissimilarities.
 ///
-/// Cost per Guttman transform O(N^2 d), parallel over rows; non-metric sorts the N(N-1)/2 pairs once
-/// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), serial. Weights other than all-ones add one O(N^3) inverse.
-/// Memory: 2 to 8 dense N x N doubles (checked before allocating).
+/// Cost per Guttman transform O(N^2 d), parallel; non-metric sorts the N(N-1)/2 pairs once
+/// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), in parallel chunks.
+/// Weights other than all-ones add one O(N^3 / 3) Cholesky factorization.
+/// Memory: 2 to 10 dense N x N doubles (checked before allocating).
 ///
 /// \code
 /// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
@@ -227,9 +228,9 @@ struct Smacof {
 
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
-    // delta and the classical start's B; weights and the Guttman inverse; non-metric: disparities and
-    // the sorted pairs with their weights, distances and regression values (N^2 / 2 x 40 bytes)
-    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 4);
+    // delta and the classical start's B; weights and the Cholesky factor of V; non-metric: the sorted
+    // pairs (N^2 / 2 x 32 bytes) and one run's copy with the regression's workspace (N^2 / 2 x 56 bytes)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 6);
     detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 

@@ -6,7 +6,7 @@
 // B(X)_ij = -w_ij dhat_ij / d_ij (i != j; 0 where d_ij = 0), B_ii = -sum_{j != i} B_ij. It minimizes a
 // majorizing function of sigma that touches it at X, so sigma never increases (de Leeuw 1977;
 // Borg & Groenen 2005, sec. 8.4). With every weight 1, V^+ B X = B X / N; otherwise
-// V^+ B X = (V + 11^T / N)^-1 B X (B X is orthogonal to 1), the inverse formed once, O(N^3).
+// V^+ B X = (V + 11^T / N)^-1 B X (B X is orthogonal to 1), solved with a Cholesky factor formed once.
 // Non-metric: before each transform the disparities dhat become the weighted monotone (isotonic)
 // regression of the distances on the order of the dissimilarities (Kruskal 1964, pool-adjacent-
 // violators), rescaled to sum w dhat^2 = sum w delta^2. That is the least-squares dhat under this
@@ -385,43 +385,63 @@ Matrix<double> validated_weights(const Eigen::MatrixBase<Derived>& W, Eigen::Ind
   return weights;
 }
 
-/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators, in
-/// place and in one pass with backtracking, O(n): a block is stored at its first entry (its mean in
-/// values, its total weight in weights) and ends[first] / ends[last] link its two ends. `weights` is
-/// overwritten; `ends` is workspace. A block of total weight 0 takes its smallest value.
-/// Returns sum w f^2 of the fit f (block by block).
-inline double pool_adjacent_violators(std::vector<double>& values, std::vector<double>& weights,
-                                      std::vector<std::size_t>& ends) {
-  const std::size_t n = values.size();
-  ends.resize(n);
-  std::iota(ends.begin(), ends.end(), std::size_t(0));
-  std::size_t i = 0;
-  while (i < n) {
+/// Pool-adjacent-violators over [begin, end) from the block that starts at `first`: a block is stored at
+/// its first entry (its mean in values, its total weight in weights) and ends[first] / ends[last] link
+/// its two ends. Pools each run of non-increasing blocks, then steps back to the block before it (not
+/// before `begin`). Stops at the end, or at the first increasing step from a block starting at or after
+/// `settled` (the caller knows [settled, end) to be increasing already). A block of total weight 0
+/// takes its smallest value.
+inline void pool_blocks(std::vector<double>& values, std::vector<double>& weights, std::vector<std::size_t>& ends,
+                        std::size_t begin, std::size_t end, std::size_t first, std::size_t settled) {
+  std::size_t i = first;
+  while (true) {
     std::size_t k = ends[i] + 1;
-    if (k == n) break;
+    if (k == end) break;
     if (values[i] < values[k]) {
+      if (i >= settled) break;
       i = k;
       continue;
     }
-    // Pool the run of non-increasing blocks that starts at i, then step back to the block before it.
     double weighted_sum = weights[i] * values[i], weight = weights[i];
     while (true) {
       const double last = values[k];
       weighted_sum += weights[k] * values[k];
       weight += weights[k];
       k = ends[k] + 1;
-      if (k == n || last < values[k]) {
+      if (k == end || last < values[k]) {
         values[i] = weight > 0 ? weighted_sum / weight : last;
         weights[i] = weight;
         ends[i] = k - 1;
         ends[k - 1] = i;
-        if (i > 0) i = ends[i - 1];
+        if (i > begin) i = ends[i - 1];
         break;
       }
     }
   }
+}
+
+/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators, in
+/// place, O(n). The entries are cut into chunks of `chunk`, each pooled on its own in parallel; then,
+/// chunk by chunk, the blocks meeting at each boundary are pooled, which touches only the blocks around
+/// it (the pools inside a chunk are pools of the whole solution too, as any pool of adjacent violators
+/// is). The chunks depend on n only, so the result does not depend on the thread count.
+/// `weights` is overwritten; `ends` is workspace. Returns sum w f^2 of the fit f (block by block).
+inline double pool_adjacent_violators(std::vector<double>& values, std::vector<double>& weights,
+                                      std::vector<std::size_t>& ends, std::size_t chunk = std::size_t(1) << 16) {
+  const std::size_t n = values.size();
+  ends.resize(n);
+  std::iota(ends.begin(), ends.end(), std::size_t(0));
+  parallel_for(
+      0, std::int64_t((n + chunk - 1) / chunk),
+      [&](std::int64_t c) {
+        const std::size_t begin = std::size_t(c) * chunk, end = std::min(n, begin + chunk);
+        pool_blocks(values, weights, ends, begin, end, begin, end);
+      },
+      1);
+  for (std::size_t begin = chunk; begin < n; begin += chunk)  // [0, begin) is solved: its last block ends at begin - 1
+    pool_blocks(values, weights, ends, 0, std::min(n, begin + chunk), ends[begin - 1], begin);
   double squares = 0;
-  for (i = 0; i < n;) {  // every entry takes its block's value
+  for (std::size_t i = 0; i < n;) {  // every entry takes its block's value
     const std::size_t end = ends[i] + 1;
     std::fill(values.begin() + std::ptrdiff_t(i) + 1, values.begin() + std::ptrdiff_t(end), values[i]);
     squares += weights[i] * values[i] * values[i];
@@ -430,39 +450,59 @@ inline double pool_adjacent_violators(std::vector<double>& values, std::vector<d
   return squares;
 }
 
-/// The non-metric step: pairs of positive weight sorted by dissimilarity, with their tie blocks.
-/// Each iteration computes the distances pair by pair in this order from the configuration (N x d, in
-/// cache) rather than gathering them from an N x N matrix. The distances, the sort within tie blocks
-/// and the writing of the disparities run in parallel, tie block by tie block (no reduction); the
-/// pool-adjacent-violators pass and the sums run serially in pair order.
+/// The non-metric step and its stress pass, both in the order of the dissimilarities: pairs of positive
+/// weight sorted once by dissimilarity, with their tie blocks. Each iteration computes the distances
+/// pair by pair in this order from the configuration (N x d, in cache), sorts within tie blocks and
+/// fits the monotone regression; the stress pass then reads each pair's distance and disparity where
+/// they lie, in the same order, instead of scattering N^2 / 2 disparities into an N x N matrix and
+/// reading them back row by row. The distances, the tie sorts and the pass run in parallel (the pass in
+/// chunks of pairs fixed by N, each adding B X into an N x d slot of its own, summed in chunk order:
+/// no sum depends on the thread count); pool-adjacent-violators in parallel chunks too.
 class MonotoneRegression {
  public:
+  /// Sorts the pairs (once per fit: the runs start from copies). The sort keys carry their
+  /// dissimilarity, so it compares contiguous values rather than gathering them from the N x N matrix
+  /// (3-4x faster); ties are ordered by (i, j), as a stable sort of the row-by-row order would.
   explicit MonotoneRegression(const MajorizationProblem& problem) : ties_(problem.ties) {
+    struct Key {
+      double delta;
+      index_t i, j;
+    };
     const Eigen::Index n = problem.delta.rows();
+    std::vector<Key> keys;
+    keys.reserve(std::size_t(n) * std::size_t(n - 1) / 2);
     for (index_t i = 0; i < n; ++i)
       for (index_t j = i + 1; j < n; ++j)
-        if (const double w = weight(problem, i, j); w > 0) pairs_.push_back({i, j, w, 0.0});
-    std::stable_sort(pairs_.begin(), pairs_.end(),
-                     [&](const Pair& a, const Pair& b) { return problem.delta(a.i, a.j) < problem.delta(b.i, b.j); });
+        if (weight(problem, i, j) > 0) keys.push_back({problem.delta(i, j), i, j});
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+      return a.delta < b.delta || (a.delta == b.delta && (a.i < b.i || (a.i == b.i && a.j < b.j)));
+    });
+    pairs_.resize(keys.size());
     block_starts_.push_back(0);
-    for (std::size_t p = 1; p < pairs_.size(); ++p)
-      if (problem.delta(pairs_[p].i, pairs_[p].j) != problem.delta(pairs_[p - 1].i, pairs_[p - 1].j))
-        block_starts_.push_back(p);
-    block_starts_.push_back(pairs_.size());
-    for (const Pair& pair : pairs_) {
-      const double delta = problem.delta(pair.i, pair.j);
-      target_norm_ += pair.weight * delta * delta;
+    for (std::size_t p = 0; p < keys.size(); ++p) {
+      const Key& key = keys[p];
+      const double w = weight(problem, key.i, key.j);
+      pairs_[p] = {key.i, key.j, w, 0.0};
+      target_norm_ += w * key.delta * key.delta;
+      if (p > 0 && key.delta != keys[p - 1].delta) block_starts_.push_back(p);
     }
+    block_starts_.push_back(pairs_.size());
   }
 
   static double weight(const MajorizationProblem& problem, index_t i, index_t j) {
     return problem.weights.size() == 0 ? 1.0 : problem.weights(i, j);
   }
 
-  /// The monotone regression f of the distances of X (N x d) on the dissimilarity order, written as
-  /// dhat = scale * f into the upper triangle of `dhat` (all that StressKernel reads); scale makes
-  /// sum w dhat^2 = sum w delta^2. Returns scale (0 when every distance is 0).
-  double fit(const Matrix<double>& X, Matrix<double>& dhat) {
+  /// Bytes per pair of one run: the sorted pair, the regression's value, weight and link, and at most
+  /// one tie-block start (distinct dissimilarities); the sorted copy the runs start from holds the
+  /// pairs and block starts (`sorted_pair_bytes`), and while sorting, 16-byte keys.
+  static constexpr std::uint64_t pair_bytes = 56;         // Pair (24), 4 x 8
+  static constexpr std::uint64_t sorted_pair_bytes = 32;  // Pair (24), 8
+
+  /// The monotone regression f of the distances of X (N x d) on the dissimilarity order; the
+  /// disparities are dhat = scale * f with scale making sum w dhat^2 = sum w delta^2. Returns scale
+  /// (0 when every distance is 0).
+  double fit(const Matrix<double>& X) {
     const Eigen::Index dim = X.cols();
     const double* x = X.data();  // row-major: point i at x + i * dim
     // Per tie block: the distances of its pairs; primary ties sort it by distance (the order that fits
@@ -502,27 +542,75 @@ class MonotoneRegression {
         1024);
     // values_ becomes the fit: pair p's (primary) or its block's (secondary).
     const double norm = pool_adjacent_violators(values_, weights_, ends_);
-    const double scale = norm > 0 ? std::sqrt(target_norm_ / norm) : 0.0;
-    parallel_for(
-        0, blocks,
-        [&](std::int64_t b) {
-          for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p)
-            dhat(pairs_[p].i, pairs_[p].j) = scale * values_[primary ? p : std::size_t(b)];
-        },
-        1024);
-    return scale;
+    scale_ = norm > 0 ? std::sqrt(target_norm_ / norm) : 0.0;
+    return scale_;
   }
 
+  /// The stress pass at the X of the last fit, with its disparities (see StressPass).
+  StressPass stress_pass(const Matrix<double>& X) {
+    const Eigen::Index n = X.rows(), dim = X.cols();
+    const std::size_t chunk = chunk_pairs(n);
+    const auto chunks = std::int64_t((pairs_.size() + chunk - 1) / chunk);
+    const bool primary = ties_ == TieApproach::primary;
+    const double* x = X.data();
+    slots_.resize(chunks * n, dim);
+    sums_.resize(chunks, 3);
+    parallel_for(
+        0, chunks,
+        [&](std::int64_t c) {
+          double* slot = slots_.data() + c * n * dim;  // row-major: point i at slot + i * dim
+          std::fill(slot, slot + n * dim, 0.0);
+          const std::size_t p0 = std::size_t(c) * chunk, p1 = std::min(pairs_.size(), p0 + chunk);
+          // secondary ties: the disparity is the tie block's
+          std::size_t b = std::size_t(std::upper_bound(block_starts_.begin(), block_starts_.end(), p0) -
+                                      block_starts_.begin()) - 1;
+          double raw = 0, distance_norm = 0, disparity_norm = 0;
+          for (std::size_t p = p0; p < p1; ++p) {
+            while (block_starts_[b + 1] <= p) ++b;
+            const Pair& pair = pairs_[p];
+            const double h = scale_ * values_[primary ? p : b], d = pair.distance, w = pair.weight;
+            raw += w * (h - d) * (h - d);
+            distance_norm += w * d * d;
+            disparity_norm += w * h * h;
+            if (!(d > 0)) continue;  // B_ij = 0 where d_ij = 0
+            const double r = w * h / d;
+            const double *xi = x + pair.i * dim, *xj = x + pair.j * dim;
+            for (Eigen::Index k = 0; k < dim; ++k) {
+              const double term = r * (xi[k] - xj[k]);
+              slot[pair.i * dim + k] += term;
+              slot[pair.j * dim + k] -= term;
+            }
+          }
+          sums_.row(c) << raw, distance_norm, disparity_norm;
+        },
+        1);
+    StressPass pass;
+    pass.BX = Matrix<double>::Zero(n, dim);
+    parallel_for(0, n, [&](std::int64_t i) {
+      for (std::int64_t c = 0; c < chunks; ++c) pass.BX.row(i) += slots_.row(c * n + i);
+    });
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      pass.raw += sums_(c, 0);
+      pass.distance_norm += sums_(c, 1);
+      pass.disparity_norm += sums_(c, 2);
+    }
+    return pass;
+  }
+
+  /// Pairs per chunk of the stress pass for N points: about N / 32 chunks, whose slots
+  /// (N^2 d / 32 doubles) stay small beside the N^2 / 2 pairs.
+  static std::size_t chunk_pairs(Eigen::Index n) { return std::max<std::size_t>(1024, 32 * std::size_t(n)); }
+
   /// The last fit as a map: one knot per distinct dissimilarity (its mean disparity), increasing.
-  void knots(const MajorizationProblem& problem, const Matrix<double>& dhat, std::vector<double>& delta,
-             std::vector<double>& value) const {
+  void knots(const MajorizationProblem& problem, std::vector<double>& delta, std::vector<double>& value) const {
     delta.clear();
     value.clear();
+    const bool primary = ties_ == TieApproach::primary;
     for (std::size_t b = 0; b + 1 < block_starts_.size(); ++b) {
       double sum = 0;
-      for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) sum += dhat(pairs_[p].i, pairs_[p].j);
+      for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) sum += values_[primary ? p : b];
       delta.push_back(problem.delta(pairs_[block_starts_[b]].i, pairs_[block_starts_[b]].j));
-      value.push_back(sum / double(block_starts_[b + 1] - block_starts_[b]));
+      value.push_back(scale_ * sum / double(block_starts_[b + 1] - block_starts_[b]));
     }
   }
 
@@ -532,12 +620,15 @@ class MonotoneRegression {
     double weight;    // w_ij > 0
     double distance;  // ||x_i - x_j|| at the last fit
   };
+  static_assert(sizeof(Pair) + 4 * 8 == pair_bytes && sizeof(Pair) + 8 == sorted_pair_bytes);
   TieApproach ties_;
   std::vector<Pair> pairs_;
   std::vector<std::size_t> block_starts_;  // tie blocks [starts[b], starts[b + 1])
   std::vector<double> values_, weights_;   // the regression's input and output, and its weights
   std::vector<std::size_t> ends_;          // pool_adjacent_violators' workspace
-  double target_norm_ = 0;
+  double target_norm_ = 0, scale_ = 0;
+  Matrix<double> slots_;                   // the stress pass's chunk c: rows c N .. c N + N - 1
+  Eigen::MatrixXd sums_;                   // chunk c's raw stress, sum w d^2, sum w dhat^2
 };
 
 /// Classical (Torgerson) MDS of the dissimilarities as a start (entries of weight 0 replaced by the
@@ -593,21 +684,45 @@ inline Matrix<double> random_start(const MajorizationProblem& problem, index_t d
   return X;
 }
 
-/// (V + 11^T / N)^-1 for the weights (the Guttman transform's V^+ on vectors orthogonal to 1). Factorized
-/// in place: two N x N matrices at the peak.
-inline Matrix<double> guttman_inverse(const Matrix<double>& weights) {
-  const Eigen::Index n = weights.rows();
-  Eigen::MatrixXd V = -weights;
-  V.diagonal() = weights.rowwise().sum();
-  V.array() += 1.0 / double(n);
-  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(V);
-  if (llt.info() != Eigen::Success)
-    throw convergence_error("stress majorization: V + 11^T/N is not positive definite (weights spanning "
-                            "orders of magnitude?): rescale the weights");
-  Matrix<double> inverse = Matrix<double>::Identity(n, n);
-  llt.solveInPlace(inverse);
-  return inverse;
-}
+/// Solves (V + 11^T / N) Y = B X for the weights (the Guttman transform's V^+ B X, as B X is orthogonal to
+/// 1) with the Cholesky factor of V + 11^T / N, factorized once in place: O(N^3 / 3) at the start (forming
+/// the inverse would cost 7x that: two more triangular solves with N right-hand sides) and two triangular
+/// solves, O(N^2 d), per transform. Holds one N x N matrix; neither copyable nor movable (the factor
+/// refers to it).
+class GuttmanSolve {
+ public:
+  explicit GuttmanSolve(const Matrix<double>& weights) : factor_(shifted_laplacian(weights)), llt_(factor_) {
+    if (llt_.info() != Eigen::Success)
+      throw convergence_error("stress majorization: V + 11^T/N is not positive definite (weights spanning "
+                              "orders of magnitude?): rescale the weights");
+  }
+  GuttmanSolve(const GuttmanSolve&) = delete;
+  GuttmanSolve& operator=(const GuttmanSolve&) = delete;
+
+  Matrix<double> operator()(const Matrix<double>& BX) const {
+    // One coordinate at a time: Eigen's vector solves (blocked matrix-vector products) took half the
+    // time of one solve with d right-hand sides (N = 2000, d = 2: 3.6 against 6.7 ms).
+    Matrix<double> Y(BX.rows(), BX.cols());
+    Eigen::VectorXd y;
+    for (Eigen::Index c = 0; c < BX.cols(); ++c) {
+      y = BX.col(c);
+      llt_.solveInPlace(y);
+      Y.col(c) = y;
+    }
+    return Y;
+  }
+
+ private:
+  static Eigen::MatrixXd shifted_laplacian(const Matrix<double>& weights) {
+    Eigen::MatrixXd V = -weights;
+    V.diagonal() = weights.rowwise().sum();
+    V.array() += 1.0 / double(weights.rows());
+    return V;
+  }
+
+  Eigen::MatrixXd factor_;
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt_;
+};
 
 /// The optimizer: n_init runs of Guttman transforms, the one of least raw stress kept (the first such
 /// run on a tie). A run stops when (sigma_old - sigma_new) / sigma_old < tolerance, when sigma reaches 0,
@@ -621,7 +736,10 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
                                    const std::string& method) {
   const Eigen::Index n = problem.delta.rows();
   const bool unit = problem.weights.size() == 0;
-  const Matrix<double> inverse = unit ? Matrix<double>() : guttman_inverse(problem.weights);
+  std::optional<GuttmanSolve> solve;
+  if (!unit) solve.emplace(problem.weights);
+  std::optional<MonotoneRegression> sorted;  // the pairs in dissimilarity order, sorted once for every run
+  if (problem.nonmetric) sorted.emplace(problem);
 
   struct Run {
     MajorizationResult result;
@@ -629,15 +747,13 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
   };
   // on_transform(t) after transform t; returns false to stop the run (another one failed).
   auto one_run = [&](int run, const std::function<bool(int)>& on_transform) {
-    std::optional<MonotoneRegression> regression;
-    if (problem.nonmetric) regression.emplace(problem);
-    Matrix<double> dhat = problem.nonmetric ? Matrix<double>::Zero(n, n) : Matrix<double>();
-    const Matrix<double>& disparities = problem.nonmetric ? dhat : problem.delta;
+    std::optional<MonotoneRegression> regression = sorted;
     StressKernel stress_pass;
     Run out;
     auto evaluate = [&](const Matrix<double>& X) {
-      if (problem.nonmetric) out.scale = regression->fit(X, dhat);
-      return stress_pass(problem, disparities, X);
+      if (!problem.nonmetric) return stress_pass(problem, problem.delta, X);
+      out.scale = regression->fit(X);
+      return regression->stress_pass(X);
     };
     const std::uint64_t run_seed = settings.seed ^ (0x9e3779b97f4a7c15ULL * std::uint64_t(run + 1));
     Matrix<double> X = run == 0 && settings.init == MajorizationInit::classical_mds
@@ -651,13 +767,7 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
         r.status = MajorizationStatus::converged;
         break;
       }
-      Matrix<double> next(n, settings.dim);
-      if (unit) {
-        next = pass.BX / double(n);
-      } else {
-        parallel_for(0, n, [&](std::int64_t i) { next.row(i).noalias() = inverse.row(i) * pass.BX; });
-      }
-      X = std::move(next);
+      X = unit ? Matrix<double>(pass.BX / double(n)) : (*solve)(pass.BX);
       ++r.iterations;
       const double previous = pass.raw;
       pass = evaluate(X);
@@ -680,15 +790,18 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
     const double f_norm = pass.disparity_norm / (s * s), cross = (pass.distance_norm + pass.disparity_norm - pass.raw) / 2 / s;
     const double residual = std::max(0.0, pass.distance_norm - 2 * cross + f_norm);
     r.kruskal_stress = pass.distance_norm > 0 ? std::sqrt(residual / pass.distance_norm) : 0.0;
-    if (problem.nonmetric) regression->knots(problem, dhat, r.map_delta, r.map_dhat);
+    if (problem.nonmetric) regression->knots(problem, r.map_delta, r.map_dhat);
     return out;
   };
 
   std::vector<Run> runs(static_cast<std::size_t>(settings.n_init));
   const auto fraction = [&](double runs_done) { return runs_done / settings.n_init; };
   const auto concurrent = std::uint64_t(std::min(settings.n_init, max_threads()));
-  const std::uint64_t run_bytes = (problem.nonmetric ? 28 * std::uint64_t(n) * std::uint64_t(n) : 0) +
-                                  StressKernel::workspace_bytes(n, settings.dim);
+  const std::uint64_t pairs = std::uint64_t(n) * std::uint64_t(n - 1) / 2;
+  const std::uint64_t run_bytes = problem.nonmetric ? MonotoneRegression::pair_bytes * pairs +
+                                                          (pairs / MonotoneRegression::chunk_pairs(n) + 1) *
+                                                              std::uint64_t(n) * std::uint64_t(settings.dim) * 8
+                                                    : StressKernel::workspace_bytes(n, settings.dim);
   const std::uint64_t budget = settings.memory_limit > 0 ? settings.memory_limit : available_memory_bytes();
   const bool parallel_runs = concurrent > 1 && (budget == 0 || (concurrent - 1) * run_bytes <= budget / 2);
   if (!parallel_runs) {
