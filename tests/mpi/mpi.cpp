@@ -1,0 +1,234 @@
+// nldr/mpi against the single-process library, run under mpirun with 1, 2 and 3 ranks
+// (tests/CMakeLists.txt): every rank holds one block of the points; the distributed kNN graph must
+// equal KNearest's exactly, the distributed Laplacian Eigenmaps must equal LaplacianEigenmaps up to
+// sign and the solvers' tolerance, and bad input must fail on every rank with the same error.
+#if defined(NLDR_CATCH2_V3)
+#include <catch2/catch_session.hpp>
+#else
+#define CATCH_CONFIG_RUNNER
+#endif
+#include "catch.hpp"
+#include "io/scratch_dir.hpp"
+
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/io/npy.hpp>
+#include <nldr/mpi/knn.hpp>
+#include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/npy_writer.hpp>
+#include <nldr/mpi/petsc.hpp>
+#include <nldr/mpi/point_block.hpp>
+#include <nldr/neighbors/knn.hpp>
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+namespace mpi_test {
+
+const MPI_Comm comm = MPI_COMM_WORLD;
+
+/// Points with many exact distance ties: integer coordinates in [0, 3), some rows repeated.
+template <class T>
+nldr::Matrix<T> tied_points(nldr::index_t n, Eigen::Index dim, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> coordinate(0, 2);
+  nldr::Matrix<T> X(n, dim);
+  for (nldr::index_t i = 0; i < n; ++i)
+    for (Eigen::Index c = 0; c < dim; ++c) X(i, c) = T(coordinate(random));
+  for (nldr::index_t i = 5; i < n; i += 7) X.row(i) = X.row(i - 5);  // exact duplicates
+  return X;
+}
+
+/// This rank's rows of X under `blocks`.
+template <class T>
+nldr::Matrix<T> rows_of(const nldr::Matrix<T>& X, const nldr::mpi::RowBlocks& blocks) {
+  const int rank = nldr::mpi::rank_of(comm);
+  return X.middleRows(blocks.first(rank), blocks.count(rank));
+}
+
+/// Uneven blocks: rank r holds a share growing with r, rank 1 of 3 none at all.
+inline nldr::mpi::RowBlocks uneven_blocks(nldr::index_t n) {
+  const int parts = nldr::mpi::size_of(comm), rank = nldr::mpi::rank_of(comm);
+  std::int64_t mine = 0;
+  if (parts == 1) mine = n;
+  else if (parts == 3) mine = rank == 0 ? n / 3 : rank == 1 ? 0 : n - n / 3;
+  else mine = rank + 1 < parts ? n / (2 * parts) : n - (parts - 1) * (n / (2 * parts));
+  return nldr::mpi::RowBlocks::gather(comm, mine);
+}
+
+/// Checks that the distributed graph's rows equal the single-process graph's rows, bit for bit.
+template <class T>
+void check_same_rows(const nldr::mpi::GraphBlock<T>& mine, const nldr::NeighborGraph<T>& reference) {
+  for (nldr::index_t i = 0; i < mine.rows(); ++i) {
+    const nldr::index_t global = mine.first() + i;
+    const auto indices = reference.neighbors(global);
+    const auto distances = reference.distances(global);
+    const auto begin = mine.offsets[std::size_t(i)], end = mine.offsets[std::size_t(i) + 1];
+    REQUIRE(std::size_t(end - begin) == indices.size());
+    for (std::size_t a = 0; a < indices.size(); ++a) {
+      CHECK(mine.indices[std::size_t(begin) + a] == indices[a]);
+      CHECK(mine.distances[std::size_t(begin) + a] == distances[a]);
+    }
+  }
+}
+
+/// A scratch path every rank agrees on (made by rank 0, removed by it at the end).
+class SharedScratch {
+ public:
+  SharedScratch() {
+    std::string name(64, '\0');
+    if (nldr::mpi::rank_of(comm) == 0) {
+      name = (std::filesystem::temp_directory_path() / ("nldr-mpi-test-" + std::to_string(std::random_device{}()))).string();
+      std::filesystem::create_directories(name);
+      name.resize(64, '\0');
+    }
+    MPI_Bcast(name.data(), 64, MPI_CHAR, 0, comm);
+    path_ = name.c_str();
+  }
+  ~SharedScratch() {
+    MPI_Barrier(comm);
+    std::error_code ignored;
+    if (nldr::mpi::rank_of(comm) == 0) std::filesystem::remove_all(path_, ignored);
+  }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("the ring-pass kNN graph equals KNearest's exactly, ties by index", "[mpi][knn]", float, double) {
+  using T = TestType;
+  const auto X = mpi_test::tied_points<T>(240, 12, 5);  // D = 12: KNearest takes its brute force here
+  for (const nldr::index_t k : {1, 7, 30}) {
+    const auto reference = nldr::KNearest{k}(X);
+    const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
+    const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
+    mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, k), reference);
+    const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
+                                                    mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
+    mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, uneven, k), reference);
+  }
+  // Low D, where KNearest searches a k-d tree: the same graph all the same.
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .noise = 0.1, .seed = 3}).points;
+  const auto points = nldr::mpi::hand_in_block<T>(
+      mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm))));
+  mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, 10), nldr::KNearest{10}(roll));
+}
+
+TEMPLATE_TEST_CASE("read_npy_block reads each rank's rows as parse_npy reads the whole file", "[mpi][npy]", float, double) {
+  using T = TestType;
+  mpi_test::SharedScratch scratch;
+  const auto X = mpi_test::tied_points<double>(101, 5, 9);
+  const auto path = scratch / "x.npy";
+  if (nldr::mpi::rank_of(mpi_test::comm) == 0) nldr::io::write_npy(path, X);
+  MPI_Barrier(mpi_test::comm);
+  const auto block = nldr::mpi::read_npy_block<T>(mpi_test::comm, path);
+  const auto whole = nldr::io::parse_npy<T>(nldr::io::npy_bytes(X)).values;
+  CHECK(block.total() == 101);
+  CHECK(block.rows == whole.middleRows(block.first(), block.blocks.count(block.rank)));
+  // numpy's own files (tests/data/npy): C and Fortran order, both byte orders, integers, 1-D, v3.
+  for (const char* name : {"f8_C_le.npy", "f8_F_le.npy", "f4_F_be.npy", "i2_F_be.npy", "u1_C_1b.npy", "f8_1d.npy",
+                           "f8_v3.npy"}) {
+    const auto fixture = nldr_test::data_dir() / "npy" / name;
+    const auto expected = nldr::io::parse_npy<T>(nldr_test::read_file(fixture)).values;
+    const auto part = nldr::mpi::read_npy_block<T>(mpi_test::comm, fixture);
+    CHECK(part.rows == expected.middleRows(part.first(), part.blocks.count(part.rank)));
+  }
+  MPI_Barrier(mpi_test::comm);
+}
+
+TEMPLATE_TEST_CASE("distributed Laplacian Eigenmaps equals the single-process embedding up to sign",
+                   "[mpi][laplacian-eigenmaps]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = 11}).points;
+  const auto graph = nldr::KNearest{k}(X);
+  // The reference with one pair more, to measure the gap that bounds the eigenvector error.
+  const auto wider = nldr::LaplacianEigenmaps{{.dim = dim + 1}}.fit(X, graph);
+  const auto reference = nldr::LaplacianEigenmaps{{.dim = dim}}.fit(X, graph);
+  const double gap = (wider.eigenvalues[dim] - wider.eigenvalues[dim - 1]) / wider.eigenvalues[dim];
+  REQUIRE(gap > 0.05);  // well separated (0.45 here): a residual r moves eigenvectors by ~r / gap
+
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  const auto mine = nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                                   nldr::mpi::LaplacianEigenmapsOptions{.dim = dim});
+  CHECK(mine.t == reference.t);  // the same sum in the same order
+  const nldr::Matrix<T> expected = reference.coordinates.middleRows(points.first(), points.blocks.count(points.rank));
+  // The same matrix (the same graph, t to the last bit, weights and degrees summed in the same
+  // order; only the products D^-1/2 W D^-1/2 may round differently), solved by two Krylov
+  // methods that stop at a relative residual of 1e-10: with the gap above, eigenvectors agree to
+  // about 1e-10 / 0.05 of their scale, eigenvalues better. Measured: 1e-14 in double (1, 2 and 3
+  // ranks), equal in float. Tolerance: 1e-10 of the largest coordinate in double, 1e-6 in float
+  // (a few units of float's rounding of the coordinates, which both sides apply).
+  const double tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-10;
+  const double eigenvalue_tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-10;
+  for (Eigen::Index c = 0; c < dim; ++c) {
+    CHECK(mine.eigenvalues[c] == Approx(double(reference.eigenvalues[c])).epsilon(eigenvalue_tolerance));
+    const double scale = double(reference.coordinates.col(c).cwiseAbs().maxCoeff());
+    double error = 0;
+    if (expected.rows() > 0) error = double((mine.coordinates.col(c) - expected.col(c)).cwiseAbs().maxCoeff());
+    MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, mpi_test::comm);
+    CHECK(error <= tolerance * scale);  // the same sign rule: no flip needed
+  }
+}
+
+TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][errors]") {
+  const int parts = nldr::mpi::size_of(mpi_test::comm), rank = nldr::mpi::rank_of(mpi_test::comm);
+  const auto X = mpi_test::tied_points<double>(40, 3, 1);
+  const auto blocks = nldr::mpi::RowBlocks::even(40, parts);
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  CHECK_THROWS_CONTAINING(nldr::mpi::knearest(mpi_test::comm, points, 40), nldr::invalid_argument, "k = 40 must be < N = 40");
+  CHECK_THROWS_CONTAINING(nldr::mpi::read_npy_block<double>(mpi_test::comm, "/nonexistent/x.npy"), nldr::io_error,
+                          "/nonexistent/x.npy: cannot be opened");
+
+  // A NaN on the last rank only: every rank throws.
+  nldr::Matrix<double> mine = mpi_test::rows_of(X, blocks);
+  if (rank == parts - 1) mine(0, 1) = std::nan("");
+  CHECK_THROWS_CONTAINING(nldr::mpi::hand_in_block<double>(mpi_test::comm, mine), nldr::invalid_argument, "not finite");
+
+  // Mismatched sizes: rank 0 hands in 3 columns, the others 4.
+  if (parts > 1) {
+    nldr::Matrix<double> odd = nldr::Matrix<double>::Ones(5, rank == 0 ? 3 : 4);
+    CHECK_THROWS_CONTAINING(nldr::mpi::hand_in_block<double>(mpi_test::comm, odd), nldr::invalid_argument,
+                            "different numbers of columns (from 3 to 4");
+  }
+
+  // A file shorter than its header says, and an unwritable output.
+  mpi_test::SharedScratch scratch;
+  if (rank == 0) {
+    std::string bytes = nldr::io::npy_bytes(X);
+    bytes.resize(bytes.size() - 8);
+    std::ofstream(scratch / "short.npy", std::ios::binary) << bytes;
+  }
+  MPI_Barrier(mpi_test::comm);
+  CHECK_THROWS_CONTAINING(nldr::mpi::read_npy_block<double>(mpi_test::comm, scratch / "short.npy"), nldr::io_error,
+                          "truncated or appended");
+  CHECK_THROWS_CONTAINING(nldr::mpi::NpyBlockWriter(mpi_test::comm, scratch / "missing" / "y.npy"), nldr::io_error,
+                          "does not exist");
+  CHECK_THROWS_CONTAINING(
+      nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 5),
+                                     nldr::mpi::LaplacianEigenmapsOptions{.dim = 39}),
+      nldr::invalid_argument, "dim = 39 must be >= 1 and < N - 1 = 39");
+}
+
+TEST_CASE("NpyBlockWriter writes the distributed rows as one .npy file", "[mpi][npy]") {
+  mpi_test::SharedScratch scratch;
+  const auto X = mpi_test::tied_points<double>(57, 3, 2);
+  const auto blocks = mpi_test::uneven_blocks(57);
+  nldr::mpi::NpyBlockWriter writer(mpi_test::comm, scratch / "y.npy");
+  writer.write(blocks, nldr::Matrix<double>(mpi_test::rows_of(X, blocks)));
+  if (nldr::mpi::rank_of(mpi_test::comm) == 0) {
+    std::ifstream in(scratch / "y.npy", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(bytes == nldr::io::npy_bytes(X));  // byte for byte what the single-process writer makes
+  }
+}
+
+int main(int argc, char** argv) {
+  nldr::mpi::Session session(&argc, &argv);
+  return Catch::Session().run(argc, argv);
+}
