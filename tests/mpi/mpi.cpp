@@ -101,17 +101,20 @@ class SharedScratch {
 
 TEMPLATE_TEST_CASE("the ring-pass kNN graph equals KNearest's exactly, ties by index", "[mpi][knn]", float, double) {
   using T = TestType;
-  const auto X = mpi_test::tied_points<T>(240, 12, 5);  // D = 12: KNearest takes its brute force here
-  for (const nldr::index_t k : {1, 7, 30}) {
-    const auto reference = nldr::KNearest{k}(X);
-    const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
-    const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
-    mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, k), reference);
-    const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
-                                                    mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
-    mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, uneven, k), reference);
+  // D = 4: each block is searched by a k-d tree; D = 24 (> kdtree_max_dimension): by the brute force.
+  for (const Eigen::Index dim : {4, 24}) {
+    const auto X = mpi_test::tied_points<T>(240, dim, 5);
+    for (const nldr::index_t k : {1, 7, 30}) {
+      const auto reference = nldr::KNearest{k}(X);
+      const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
+      const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
+      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, k), reference);
+      const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
+                                                      mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
+      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, uneven, k), reference);
+    }
   }
-  // Low D, where KNearest searches a k-d tree: the same graph all the same.
+  // A Swiss roll (D = 3, no ties): the same graph all the same.
   const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .noise = 0.1, .seed = 3}).points;
   const auto points = nldr::mpi::hand_in_block<T>(
       mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm))));

@@ -2,10 +2,11 @@
 //
 // Each rank keeps, for its own rows, the k best neighbors found so far. The blocks of points travel
 // round the ring of ranks (P - 1 MPI_Sendrecv steps); at each step every rank searches its rows
-// against the block it holds with the library's blocked brute force (nldr/neighbors/detail/
-// brute_force.hpp) and merges the block's k best into its own. Time O(N^2 D / P) per rank, memory
+// against the block it holds with the search KNearest uses for D, on that block: the blocked
+// brute force (nldr/neighbors/detail/brute_force.hpp) for high D, time O(N^2 D / P) per rank, or
+// a k-d tree of the block for low D, time O(N log(N / P)) per rank (every rank still queries every
+// block: a spatial partition with halo exchange would make it O((N / P) log N)). Memory
 // O(N D / P + N k / P): the own block, the travelling block and its receive buffer, the lists.
-// High-dimensional data is what this is for; for low D a spatial partition would do less work.
 //
 // The result equals KNearest's graph exactly: both rank the points of a query by (distance, index)
 // at distances from the same squared_distance() (nldr/neighbors/detail/distance.hpp), and the
@@ -22,6 +23,8 @@
 #include <nldr/mpi/row_blocks.hpp>
 #include <nldr/neighbors/detail/brute_force.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
+#include <nldr/neighbors/detail/exact_search.hpp>
+#include <nldr/neighbors/detail/nanoflann_adapter.hpp>
 #include <nldr/neighbors/detail/result_sets.hpp>
 
 #include <Eigen/Core>
@@ -31,6 +34,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -85,22 +89,31 @@ GraphBlock<T> knearest(MPI_Comm comm, const PointBlock<T>& points, index_t k, Ri
     const index_t offset = points.blocks.first(source);
     Stopwatch search_clock;
     if (travelling.rows() > 0 && local > 0) {
+      // The block searched with KNearest's backend for D (nldr/neighbors/detail/exact_search.hpp):
+      // a k-d tree of the block for low D, the blocked brute force otherwise. Both only offer
+      // candidates to each query's NearestSet, which decides at squared_distance().
       const nldr::detail::PointRows<T> rows{PointsRef<T>(travelling)};
-      const nldr::detail::BruteForce<T> brute(rows);
+      const bool tree = nldr::detail::uses_kdtree(SearchBackend::automatic, dim);
+      std::optional<nldr::detail::KdTree<T>> kdtree;
+      std::optional<nldr::detail::BruteForce<T>> brute;
+      if (tree) kdtree.emplace(rows, nldr::detail::kdtree_leaf_size);
+      else brute.emplace(rows);
       parallel_for(0, query_blocks, [&](std::int64_t b) {
         const index_t begin = index_t(b) * query_block, end = std::min(local, begin + query_block);
         std::vector<nldr::detail::NearestSet<T>> sets(std::size_t(end - begin),
                                                       nldr::detail::NearestSet<T>(k, std::numeric_limits<double>::infinity(), dim));
-        if (step == 0) {  // the own block: each query excludes itself
-          std::vector<index_t> queries(sets.size());
-          for (index_t q = begin; q < end; ++q) {
-            queries[std::size_t(q - begin)] = q;
-            sets[std::size_t(q - begin)].reset(q);
-          }
-          brute.search(queries, sets);
+        // On the own block (step 0) each query excludes itself.
+        std::vector<index_t> queries(sets.size());
+        for (index_t q = begin; q < end; ++q) {
+          queries[std::size_t(q - begin)] = q;
+          sets[std::size_t(q - begin)].reset(step == 0 ? q : -1);
+        }
+        if (tree) {
+          for (index_t q = begin; q < end; ++q) kdtree->search(points.rows.row(q).data(), sets[std::size_t(q - begin)]);
+        } else if (step == 0) {
+          brute->search(queries, sets);
         } else {
-          for (auto& set : sets) set.reset(-1);
-          brute.search_outside(points.rows, begin, sets);
+          brute->search_outside(points.rows, begin, sets);
         }
         std::vector<Entry> merged;
         for (index_t q = begin; q < end; ++q) {
