@@ -218,6 +218,22 @@ TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][erro
       nldr::invalid_argument, "dim = 39 must be >= 1 and < N - 1 = 39");
 }
 
+TEST_CASE("a graph of two components is refused on every rank, as the single-process method refuses it",
+          "[mpi][laplacian-eigenmaps][errors]") {
+  // Two Swiss rolls 1000 apart: no point's 8 nearest neighbors reach the other roll.
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 150, .seed = 2}).points;
+  nldr::Matrix<double> X(300, 3);
+  X.topRows(150) = roll;
+  X.bottomRows(150) = roll.array() + 1000.0;
+  const auto graph = nldr::KNearest{8}(X);
+  CHECK_THROWS_AS(nldr::LaplacianEigenmaps{{.dim = 2}}.fit(X, graph), nldr::disconnected_graph);
+  const auto blocks = nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  CHECK_THROWS_CONTAINING(nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 8),
+                                                         nldr::mpi::LaplacianEigenmapsOptions{.dim = 2}),
+                          nldr::disconnected_graph, "the graph is not connected");
+}
+
 TEST_CASE("NpyBlockWriter writes the distributed rows as one .npy file", "[mpi][npy]") {
   mpi_test::SharedScratch scratch;
   const auto X = mpi_test::tied_points<double>(57, 3, 2);
