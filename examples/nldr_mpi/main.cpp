@@ -1,15 +1,16 @@
-// nldr-mpi: Laplacian Eigenmaps of a .npy file over MPI ranks (docs/scaling.md).
+// nldr-mpi: Laplacian Eigenmaps or diffusion maps of a .npy file over MPI ranks (docs/scaling.md).
 //
-//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps --k K --dim d [--json R.json]
+//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps --k K --dim d [--json R.json]
 //
 // Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
-// the Laplacian is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
+// the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
 // block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
 // rank 0 prints the one-line message.
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/io/json.hpp>
 #include <nldr/mpi/collective.hpp>
+#include <nldr/mpi/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/npy_writer.hpp>
@@ -31,7 +32,10 @@ struct EmbedArguments {
   std::string in, out, json, method = "laplacian-eigenmaps";
   int k = 10;
   int dim = 2;
-  double t = 0;
+  double t = 0;                // laplacian-eigenmaps
+  double alpha = 1;            // diffusion-maps
+  double diffusion_time = 1;   // diffusion-maps
+  double bandwidth = 0;        // diffusion-maps
 };
 
 /// The largest value of `x` over the ranks.
@@ -41,10 +45,11 @@ double max_over_ranks(MPI_Comm comm, double x) {
 }
 
 void embed(MPI_Comm comm, const EmbedArguments& a) {
-  if (a.method != "laplacian-eigenmaps")
+  const bool diffusion = a.method == "diffusion-maps";
+  if (!diffusion && a.method != "laplacian-eigenmaps")
     nldr::throw_invalid("method", "method '", a.method,
-                        "' is not distributed yet: nldr-mpi embeds with laplacian-eigenmaps (use the single-process "
-                        "nldr tool for the others)");
+                        "' is not distributed yet: nldr-mpi embeds with laplacian-eigenmaps or diffusion-maps (use the "
+                        "single-process nldr tool for the others)");
   const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
     nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
@@ -58,8 +63,12 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   nldr::mpi::RingStatistics ring;
   const auto graph = nldr::mpi::knearest(comm, points, a.k, &ring);
   times.add("knn", clock.seconds());
-  const auto embedding = nldr::mpi::laplacian_eigenmaps(
-      comm, graph, nldr::mpi::LaplacianEigenmapsOptions{.dim = a.dim, .t = a.t});
+  const auto embedding =
+      diffusion ? nldr::mpi::diffusion_maps(comm, graph,
+                                            nldr::mpi::DiffusionMapsOptions{.dim = a.dim, .alpha = a.alpha,
+                                                                            .diffusion_time = a.diffusion_time,
+                                                                            .bandwidth = a.bandwidth})
+                : nldr::mpi::laplacian_eigenmaps(comm, graph, nldr::mpi::LaplacianEigenmapsOptions{.dim = a.dim, .t = a.t});
   for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
   clock.restart();
   writer.write(points.blocks, embedding.coordinates);
@@ -73,7 +82,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["d_in"] = std::int64_t(points.rows.cols());
   report["k"] = a.k;
   report["dim"] = a.dim;
-  report["t"] = embedding.t;
+  report[diffusion ? "bandwidth" : "t"] = embedding.t;
   report["eigensolver"] = "slepc-krylov-schur-sinvert-mumps";
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
@@ -99,10 +108,17 @@ int main(int argc, char** argv) {
   auto* embed_command = app.add_subcommand("embed", "embed the rows of a .npy file, one block of rows per rank");
   embed_command->add_option("--in", a.in, "input points, N x D .npy (float32/float64/integers, C order)")->required();
   embed_command->add_option("--out", a.out, "output embedding, N x dim float64 .npy")->required();
-  embed_command->add_option("--method", a.method, "laplacian-eigenmaps")->capture_default_str();
+  embed_command->add_option("--method", a.method, "laplacian-eigenmaps or diffusion-maps")->capture_default_str();
   embed_command->add_option("--k", a.k, "neighbors per point, 1 <= k < N")->capture_default_str();
   embed_command->add_option("--dim", a.dim, "target dimension")->capture_default_str();
-  embed_command->add_option("--t", a.t, "heat-kernel width; 0 = automatic (mean squared edge length)")->capture_default_str();
+  embed_command->add_option("--t", a.t, "laplacian-eigenmaps: heat-kernel width; 0 = automatic (mean squared edge length)")
+      ->capture_default_str();
+  embed_command->add_option("--alpha", a.alpha, "diffusion-maps: density normalization in [0, 1]")->capture_default_str();
+  embed_command->add_option("--diffusion-time", a.diffusion_time, "diffusion-maps: diffusion time >= 0")
+      ->capture_default_str();
+  embed_command->add_option("--bandwidth", a.bandwidth,
+                            "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
+      ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
   try {
     app.parse(argc, argv);

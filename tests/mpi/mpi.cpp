@@ -1,7 +1,8 @@
 // nldr/mpi against the single-process library, run under mpirun with 1, 2 and 3 ranks
 // (tests/CMakeLists.txt): every rank holds one block of the points; the distributed kNN graph must
-// equal KNearest's exactly, the distributed Laplacian Eigenmaps must equal LaplacianEigenmaps up to
-// sign and the solvers' tolerance, and bad input must fail on every rank with the same error.
+// equal KNearest's exactly, the distributed Laplacian Eigenmaps and diffusion maps must equal
+// LaplacianEigenmaps and DiffusionMaps to the solvers' tolerance, and bad input must fail on every
+// rank with the same error.
 #if defined(NLDR_CATCH2_V3)
 #include <catch2/catch_session.hpp>
 #else
@@ -11,8 +12,10 @@
 #include "io/scratch_dir.hpp"
 
 #include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
 #include <nldr/io/npy.hpp>
+#include <nldr/mpi/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/npy_writer.hpp>
@@ -20,6 +23,7 @@
 #include <nldr/mpi/point_block.hpp>
 #include <nldr/neighbors/knn.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -143,39 +147,81 @@ TEMPLATE_TEST_CASE("read_npy_block reads each rank's rows as parse_npy reads the
   MPI_Barrier(mpi_test::comm);
 }
 
-TEMPLATE_TEST_CASE("distributed Laplacian Eigenmaps equals the single-process embedding up to sign",
-                   "[mpi][laplacian-eigenmaps]", float, double) {
+namespace mpi_test {
+
+/// Checks this rank's rows of a distributed embedding against the single-process model, whose
+/// relative gap after the d-th eigenvalue of the solved matrix is `gap`.
+/// Why the tolerance holds: the matrix is the same (the same graph, t or the bandwidth to the last
+/// bit, weights and degrees summed alike; only the products of the normalization may round
+/// differently), solved by two Krylov methods that each stop at a relative residual of 1e-10; an
+/// eigenvector with residual r is off by about r / gap (Davis-Kahan), so the two agree to
+/// 2e-10 / gap; eigenvalues better (r^2 / gap). Tolerance: 10 x 1e-10 / gap of the largest
+/// coordinate in double (a factor of 5 to spare), at least 1e-6 in float (a few units of float's
+/// rounding of the coordinates, which both sides apply). Measured: 5e-15 to 2e-10 in double (the
+/// same with 1, 2 and 3 ranks), up to 9e-8 in float. No sign flip is allowed: both sides apply the same sign rule.
+template <class T, class Model>
+void check_same_embedding(const nldr::mpi::SpectralBlock<T>& mine, const Model& reference, nldr::index_t first,
+                          double gap) {
+  const double tolerance = std::max(std::is_same_v<T, float> ? 1e-6 : 0.0, 1e-9 / gap);
+  const nldr::Matrix<T> expected = reference.coordinates.middleRows(first, mine.coordinates.rows());
+  for (Eigen::Index c = 0; c < reference.coordinates.cols(); ++c) {
+    CHECK(mine.eigenvalues[c] == Approx(double(reference.eigenvalues[c])).epsilon(tolerance));
+    const double scale = double(reference.coordinates.col(c).cwiseAbs().maxCoeff());
+    double error = 0;
+    if (expected.rows() > 0) error = double((mine.coordinates.col(c) - expected.col(c)).cwiseAbs().maxCoeff());
+    MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, comm);
+    CHECK(error <= tolerance * scale);
+  }
+}
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("distributed Laplacian Eigenmaps equals the single-process embedding", "[mpi][laplacian-eigenmaps]",
+                   float, double) {
   using T = TestType;
   const nldr::index_t n = 600, k = 10, dim = 2;
   const auto X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = 11}).points;
   const auto graph = nldr::KNearest{k}(X);
   // The reference with one pair more, to measure the gap that bounds the eigenvector error.
   const auto wider = nldr::LaplacianEigenmaps{{.dim = dim + 1}}.fit(X, graph);
-  const auto reference = nldr::LaplacianEigenmaps{{.dim = dim}}.fit(X, graph);
   const double gap = (wider.eigenvalues[dim] - wider.eigenvalues[dim - 1]) / wider.eigenvalues[dim];
-  REQUIRE(gap > 0.05);  // well separated (0.45 here): a residual r moves eigenvectors by ~r / gap
+  REQUIRE(gap > 0.05);  // well separated (0.45 here)
+  const auto reference = nldr::LaplacianEigenmaps{{.dim = dim}}.fit(X, graph);
 
   const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
   const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
   const auto mine = nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, k),
                                                    nldr::mpi::LaplacianEigenmapsOptions{.dim = dim});
   CHECK(mine.t == reference.t);  // the same sum in the same order
-  const nldr::Matrix<T> expected = reference.coordinates.middleRows(points.first(), points.blocks.count(points.rank));
-  // The same matrix (the same graph, t to the last bit, weights and degrees summed in the same
-  // order; only the products D^-1/2 W D^-1/2 may round differently), solved by two Krylov
-  // methods that stop at a relative residual of 1e-10: with the gap above, eigenvectors agree to
-  // about 1e-10 / 0.05 of their scale, eigenvalues better. Measured: 1e-14 in double (1, 2 and 3
-  // ranks), equal in float. Tolerance: 1e-10 of the largest coordinate in double, 1e-6 in float
-  // (a few units of float's rounding of the coordinates, which both sides apply).
-  const double tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-10;
-  const double eigenvalue_tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-10;
-  for (Eigen::Index c = 0; c < dim; ++c) {
-    CHECK(mine.eigenvalues[c] == Approx(double(reference.eigenvalues[c])).epsilon(eigenvalue_tolerance));
-    const double scale = double(reference.coordinates.col(c).cwiseAbs().maxCoeff());
-    double error = 0;
-    if (expected.rows() > 0) error = double((mine.coordinates.col(c) - expected.col(c)).cwiseAbs().maxCoeff());
-    MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, mpi_test::comm);
-    CHECK(error <= tolerance * scale);  // the same sign rule: no flip needed
+  mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+}
+
+TEMPLATE_TEST_CASE("distributed diffusion maps equal the single-process embedding", "[mpi][diffusion-maps]", float,
+                   double) {
+  using T = TestType;
+  const nldr::index_t n = 500, k = 12, dim = 2;
+  const auto X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = 4}).points;
+  const auto graph = nldr::KNearest{k}(X);
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  const auto distributed_graph = nldr::mpi::knearest(mpi_test::comm, points, k);
+  for (const double alpha : {1.0, 0.5}) {
+    for (const double time : {1.0, 0.0}) {
+      const nldr::DiffusionMapsOptions options{.dim = dim, .alpha = alpha, .diffusion_time = time};
+      // The gap of I - S after the d-th pair (the model's eigenvalues are lambda = 1 - mu).
+      auto wider_options = options;
+      wider_options.dim = dim + 1;
+      const auto wider = nldr::DiffusionMaps{wider_options}.fit(X, graph);
+      const double mu_d = 1 - double(wider.eigenvalues[dim - 1]), mu_next = 1 - double(wider.eigenvalues[dim]);
+      const double gap = (mu_next - mu_d) / mu_next;
+      REQUIRE(gap > 0.05);
+      const auto reference = nldr::DiffusionMaps{options}.fit(X, graph);
+      const auto mine = nldr::mpi::diffusion_maps(
+          mpi_test::comm, distributed_graph,
+          nldr::mpi::DiffusionMapsOptions{.dim = dim, .alpha = alpha, .diffusion_time = time});
+      CHECK(mine.t == reference.bandwidth);  // the same median of the same values
+      mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+    }
   }
 }
 
@@ -216,6 +262,17 @@ TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][erro
       nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 5),
                                      nldr::mpi::LaplacianEigenmapsOptions{.dim = 39}),
       nldr::invalid_argument, "dim = 39 must be >= 1 and < N - 1 = 39");
+  const auto graph = nldr::mpi::knearest(mpi_test::comm, points, 5);
+  CHECK_THROWS_CONTAINING(nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.alpha = 2}),
+                          nldr::invalid_argument, "alpha = 2 must lie in [0, 1]");
+  // A bandwidth so small that every kernel value underflows (points 0 to 5 have duplicates at
+  // distance 0, 6 does not): the single-process message, on every rank.
+  const std::string cut_off = "of point 6 to its neighbors underflow to 0, cutting it off the graph: use bandwidth = 0.0333";
+  CHECK_THROWS_CONTAINING(nldr::DiffusionMaps{{.bandwidth = 1e-300}}.fit(X, nldr::KNearest{5}(X)), nldr::invalid_argument,
+                          cut_off);
+  CHECK_THROWS_CONTAINING(
+      nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.bandwidth = 1e-300}),
+      nldr::invalid_argument, cut_off);
 }
 
 TEST_CASE("a graph of two components is refused on every rank, as the single-process method refuses it",
