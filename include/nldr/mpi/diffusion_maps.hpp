@@ -12,9 +12,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
-#include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/knn.hpp>
-#include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/row_blocks.hpp>
 #include <nldr/mpi/spectral.hpp>

@@ -33,17 +33,6 @@ struct LaplacianEigenmapsOptions {
   EigenOptions eigen{};  ///< bottom-eigenpair solver settings
 };
 
-/// This rank's rows of a distributed spectral embedding, its eigenvalues (ascending, the trivial
-/// pair dropped) and the kernel width used (t, or diffusion maps' bandwidth).
-template <Real T>
-struct SpectralBlock {
-  Matrix<T> coordinates;      ///< rows first() .. first() + rows - 1 of the N x d embedding
-  Eigen::VectorXd eigenvalues;
-  double t = 0;
-  int iterations = 0;         ///< SLEPc's restarts
-  StageTimes times;           ///< "symmetrize", "assembly", "eigensolve"
-};
-
 namespace detail {
 
 /// The automatic t: the mean of the squared edge lengths summed in global row order, rank after

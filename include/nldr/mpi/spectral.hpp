@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/knn.hpp>
@@ -33,6 +34,18 @@ struct EigenOptions {
   int max_iterations = 1000;  ///< SLEPc's restarts
   /// Shift of the shift-and-invert, < 0: the single-process default for a deflated problem.
   double shift = -1e-13;
+};
+
+/// This rank's rows of a distributed spectral embedding, its eigenvalues (the trivial pair dropped;
+/// Laplacian Eigenmaps: lambda of L f = lambda D f, ascending; diffusion maps: lambda of the Markov
+/// matrix, descending) and the kernel width used (t, or diffusion maps' bandwidth).
+template <Real T>
+struct SpectralBlock {
+  Matrix<T> coordinates;      ///< rows first() .. first() + rows - 1 of the N x d embedding
+  Eigen::VectorXd eigenvalues;
+  double t = 0;
+  int iterations = 0;         ///< SLEPc's restarts
+  StageTimes times;           ///< "symmetrize", "assembly", "eigensolve"
 };
 
 namespace detail {
