@@ -57,7 +57,7 @@ expect_error() {
 }
 expect_error "cannot be opened" --in "$work/missing.npy" --k 5
 expect_error "k = 800 must be < N = 800" --in "$work/X.npy" --k 800
-expect_error "dim = 799 must be >= 1 and < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 799
+expect_error "dim = 799 must be < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 799
 expect_error "not distributed yet" --in "$work/X.npy" --method ltsa
 expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
 exit $((failures > 0))

@@ -12,6 +12,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/row_blocks.hpp>
@@ -74,17 +75,8 @@ double median_squared_length(MPI_Comm comm, const SymmetricRows<T>& rows) {
 template <Real T>
 SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph, const DiffusionMapsOptions& options) {
   const index_t n = graph.blocks.total(), rows = graph.rows(), first = graph.first();
-  if (options.dim < 1 || index_t(options.dim) + 1 >= n)
-    throw_invalid("dim", "dim = ", options.dim, " must be >= 1 and < N - 1 = ", n - 1, ": lower dim");
-  if (!(options.alpha >= 0 && options.alpha <= 1))
-    throw_invalid("alpha", "alpha = ", options.alpha, " must lie in [0, 1] (0 graph Laplacian, 0.5 Fokker-Planck, "
-                  "1 Laplace-Beltrami)");
-  if (!(std::isfinite(options.diffusion_time) && options.diffusion_time >= 0))
-    throw_invalid("diffusion_time", "diffusion_time = ", options.diffusion_time, " must be finite and >= 0");
-  if (!(std::isfinite(options.bandwidth) && options.bandwidth >= 0))
-    throw_invalid("bandwidth", "bandwidth = ", options.bandwidth, " must be finite and > 0, or 0 (automatic)");
-  if (!(options.eigen.shift < 0))
-    throw_invalid("shift", "shift = ", options.eigen.shift, " must be < 0: I - S - shift I must be positive definite");
+  detail::validate_spectral(n, options.dim, options.eigen);
+  nldr::detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
 
   SpectralBlock<T> result;
   Stopwatch clock;

@@ -63,12 +63,9 @@ double mean_squared_length(MPI_Comm comm, const SymmetricRows<T>& rows) {
 template <Real T>
 SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph, const LaplacianEigenmapsOptions& options) {
   const index_t n = graph.blocks.total(), rows = graph.rows(), first = graph.first();
-  if (options.dim < 1 || index_t(options.dim) + 1 >= n)
-    throw_invalid("dim", "dim = ", options.dim, " must be >= 1 and < N - 1 = ", n - 1, ": lower dim");
+  detail::validate_spectral(n, options.dim, options.eigen);
   if (!(options.t >= 0) || std::isnan(options.t))
     throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
-  if (!(options.eigen.shift < 0))
-    throw_invalid("shift", "shift = ", options.eigen.shift, " must be < 0: L_sym - shift I must be positive definite");
 
   SpectralBlock<T> result;
   Stopwatch clock;

@@ -9,6 +9,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/petsc.hpp>
@@ -179,6 +180,13 @@ inline void fix_signs(MPI_Comm comm, const RowBlocks& blocks, int rank, Eigen::M
     MPI_Bcast(&value, 1, MPI_DOUBLE, owner, comm);
     if (value < 0) coordinates.col(c) *= -1;
   }
+}
+
+/// Checks, as the single-process methods do, 1 <= dim < N - 1, and shift < 0.
+inline void validate_spectral(index_t n, index_t dim, const EigenOptions& options) {
+  validate_dimension(dim, n - 1, "N - 1");
+  if (!(options.shift < 0))
+    throw_invalid("shift", "shift = ", options.shift, " must be < 0: the shifted matrix must be positive definite");
 }
 
 /// The bottom eigenpairs of a distributed symmetric PSD matrix without its known null vector.
