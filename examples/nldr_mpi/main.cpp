@@ -83,7 +83,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["k"] = a.k;
   report["dim"] = a.dim;
   report[diffusion ? "bandwidth" : "t"] = embedding.t;
-  report["eigensolver"] = "slepc-krylov-schur-sinvert-mumps";
+  report["eigensolver"] = "slepc-" + embedding.solver;
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
   for (const auto& [stage, seconds] : times.stages) report["max_seconds_per_rank"][stage] = max_over_ranks(comm, seconds);

@@ -151,6 +151,7 @@ SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph, const
   detail::BottomPairs pairs = detail::bottom_eigenpairs(comm, op, null_vector, options.dim, options.eigen, "diffusion-maps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;
+  result.solver = pairs.solver;
   for (index_t i = 0; i < rows; ++i) pairs.vectors.row(i) *= norm * inv_sqrt_degree[std::size_t(i)];  // psi
   detail::fix_signs(comm, graph.blocks, graph.rank, pairs.vectors);
   result.eigenvalues = 1.0 - pairs.values.array();

@@ -114,6 +114,7 @@ SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph, 
       detail::bottom_eigenpairs(comm, laplacian, null_vector, options.dim, options.eigen, "laplacian-eigenmaps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;
+  result.solver = pairs.solver;
   result.eigenvalues = pairs.values;
   for (index_t i = 0; i < rows; ++i) pairs.vectors.row(i) *= inv_sqrt_degree[std::size_t(i)];  // f = D^-1/2 u
   detail::fix_signs(comm, graph.blocks, graph.rank, pairs.vectors);

@@ -45,7 +45,8 @@ struct SpectralBlock {
   Matrix<T> coordinates;      ///< rows first() .. first() + rows - 1 of the N x d embedding
   Eigen::VectorXd eigenvalues;
   double t = 0;
-  int iterations = 0;         ///< SLEPc's restarts
+  int iterations = 0;         ///< SLEPc's restarts (iterations of other solvers)
+  std::string solver;         ///< SLEPc's eigensolver and spectral transformation, e.g. "krylovschur+sinvert"
   StageTimes times;           ///< "symmetrize", "assembly", "eigensolve"
 };
 
@@ -194,6 +195,7 @@ struct BottomPairs {
   Eigen::VectorXd values;   ///< the dim smallest eigenvalues after the null one, ascending
   Eigen::MatrixXd vectors;  ///< this rank's rows of their unit eigenvectors (signs not fixed)
   int iterations = 0;       ///< SLEPc's restarts
+  std::string solver;       ///< the EPS and ST types used (PETSC_OPTIONS may choose others)
 };
 
 /// The `dim` smallest eigenpairs of `matrix` orthogonal to `null_vector` (M u = 0, unit norm), by
@@ -237,6 +239,11 @@ inline BottomPairs bottom_eigenpairs(MPI_Comm comm, Mat matrix, Vec null_vector,
         " restarts: raise max_iterations or loosen the tolerance"));
   BottomPairs pairs;
   pairs.iterations = int(iterations);
+  EPSType eps_type = nullptr;
+  STType st_type = nullptr;
+  check(EPSGetType(eps, &eps_type), "EPSGetType");
+  check(STGetType(st, &st_type), "STGetType");
+  pairs.solver = nldr::detail::concat(eps_type, "+", st_type);
   PetscInt local = 0;
   check(MatGetLocalSize(matrix, &local, nullptr), "MatGetLocalSize");
   OwnedVec eigenvector;
