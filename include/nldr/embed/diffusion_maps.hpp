@@ -143,6 +143,18 @@ struct DiffusionMapsModel : Embedding<T> {
 
 namespace detail {
 
+/// Checks alpha, diffusion_time and bandwidth (the rules of DiffusionMapsOptions); also used by the
+/// distributed diffusion maps (nldr/mpi/diffusion_maps.hpp).
+inline void validate_diffusion_parameters(double alpha, double diffusion_time, double bandwidth) {
+  if (!(alpha >= 0 && alpha <= 1))
+    throw_invalid("alpha", "alpha = ", alpha, " must lie in [0, 1] (0 graph Laplacian, 0.5 Fokker-Planck, "
+                  "1 Laplace-Beltrami)");
+  if (!(std::isfinite(diffusion_time) && diffusion_time >= 0))
+    throw_invalid("diffusion_time", "diffusion_time = ", diffusion_time, " must be finite and >= 0");
+  if (!(std::isfinite(bandwidth) && bandwidth >= 0))
+    throw_invalid("bandwidth", "bandwidth = ", bandwidth, " must be finite and > 0, or 0 (automatic)");
+}
+
 /// I - S for S = D^-1/2 K^(a) D^-1/2 (lower triangle), with sqrt(D) (the deflated top vector) and epsilon.
 struct DiffusionOperator {
   SparseLower lower;
@@ -258,13 +270,7 @@ struct DiffusionMaps {
     validate_not_all_identical(X);
     validate_same_rows(X.rows(), graph.size(), "X", "graph");
     validate_dimension(options.dim, X.rows() - 1, "N - 1");
-    if (!(options.alpha >= 0 && options.alpha <= 1))
-      throw_invalid("alpha", "alpha = ", options.alpha, " must lie in [0, 1] (0 graph Laplacian, 0.5 Fokker-Planck, "
-                    "1 Laplace-Beltrami)");
-    if (!(std::isfinite(options.diffusion_time) && options.diffusion_time >= 0))
-      throw_invalid("diffusion_time", "diffusion_time = ", options.diffusion_time, " must be finite and >= 0");
-    if (!(std::isfinite(options.bandwidth) && options.bandwidth >= 0))
-      throw_invalid("bandwidth", "bandwidth = ", options.bandwidth, " must be finite and > 0, or 0 (automatic)");
+    detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
     detail::require_connected(graph, "diffusion-maps");
 
     DiffusionMapsModel<T> model;

@@ -219,6 +219,125 @@ inline NpyHeader parse_npy_header(std::string_view bytes, std::string_view sourc
   return detail::NpyDictReader(dict, source).read(std::move(header));
 }
 
+/// How the values of a .npy file are laid out, from its header (npy_layout).
+struct NpyLayout {
+  char kind = 'f';             ///< 'f' (float), 'i' (signed) or 'u' (unsigned integer)
+  std::size_t item_size = 0;   ///< bytes per value
+  bool file_little = true;     ///< the file's byte order
+  bool swap = false;           ///< the file's byte order differs from the machine's
+  std::uint64_t rows = 0, cols = 0;
+  bool fortran_order = false;
+};
+
+namespace detail {
+
+inline std::string npy_shape_text(const NpyHeader& h) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < h.shape.size(); ++i) text += nldr::detail::concat(i ? ", " : "", h.shape[i]);
+  return text + (h.shape.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace detail
+
+/// Checks the dtype and shape of `h` (the rules of parse_npy) and returns the layout of its values.
+/// \throws nldr::io_error "source: ..." as parse_npy does for a dtype or shape it refuses.
+inline NpyLayout npy_layout(const NpyHeader& h, std::string_view source = "<input>") {
+  using detail::throw_npy_error;
+  const std::string& descr = h.descr;
+  if (descr.size() < 2 || std::string_view("<>|=").find(descr[0]) == std::string_view::npos)
+    throw_npy_error(source, "bad .npy header: the dtype '", descr, "' does not start with a byte order (<, >, | or =)");
+  NpyLayout layout;
+  layout.kind = descr[1];
+  std::size_t item_size = 0;
+  for (std::size_t i = 2; i < descr.size() && item_size <= 1000; ++i)
+    item_size = descr[i] >= '0' && descr[i] <= '9' ? item_size * 10 + std::size_t(descr[i] - '0') : 1001;
+  const char kind = layout.kind;
+  const bool supported = (kind == 'f' && (item_size == 4 || item_size == 8)) ||
+                         ((kind == 'i' || kind == 'u') &&
+                          (item_size == 1 || item_size == 2 || item_size == 4 || item_size == 8));
+  if (!supported) {
+    if (kind == 'f')
+      throw_npy_error(source, "floating-point dtype '", descr,
+                      "' is not supported (float32 and float64 are): convert with X.astype(np.float64) before np.save");
+    throw_npy_error(source, "cannot read ", detail::npy_unsupported_kind(kind), " (dtype '", descr, "')");
+  }
+  if (descr[0] == '|' && item_size != 1)
+    throw_npy_error(source, "bad .npy header: dtype '", descr, "' has no byte order");
+  layout.item_size = item_size;
+  layout.file_little = descr[0] == '<' || (descr[0] != '>' && std::endian::native == std::endian::little);
+  layout.swap = item_size > 1 && layout.file_little != (std::endian::native == std::endian::little);
+
+  if (h.shape.empty())
+    throw_npy_error(source, "a 0-dimensional array (a single number): save a 2-D array of points, one per row");
+  if (h.shape.size() > 2)
+    throw_npy_error(source, "a ", h.shape.size(), "-D array of shape ", detail::npy_shape_text(h),
+                    ": save a 2-D array of points, one per row, e.g. X.reshape(len(X), -1)");
+  layout.rows = h.shape[0];
+  layout.cols = h.shape.size() == 2 ? h.shape[1] : 1;
+  layout.fortran_order = h.fortran_order;
+  if (layout.rows == 0 || layout.cols == 0)
+    throw_npy_error(source, "no data: the array has shape ", detail::npy_shape_text(h));
+  return layout;
+}
+
+/// Decodes `count` consecutive rows of the array `layout` describes from `data` into `out`,
+/// converting to T: for C order their count x cols values as in the file, for Fortran order the
+/// count values of each column one column after the other (all of the file's data when
+/// count = layout.rows). Rows are numbered first_row + i in error messages. Returns whether an integer
+/// was rounded to T. \throws nldr::io_error for a non-finite value (unless allow_non_finite) or
+/// a value beyond float's range when T is float.
+template <Real T>
+bool decode_npy_rows(const char* data, const NpyLayout& layout, std::uint64_t first_row, std::uint64_t count,
+                     Matrix<T>& out, std::string_view source = "<input>", bool allow_non_finite = false) {
+  using detail::throw_npy_error;
+  const std::uint64_t rows = count, cols = layout.cols;
+  const bool fortran = layout.fortran_order, swap = layout.swap;
+  out.resize(Eigen::Index(rows), Eigen::Index(cols));
+  bool rounded = false;
+  const auto store = [&]<class Source, class U>(std::type_identity<Source>, std::type_identity<U>) {
+    const std::size_t values = std::size_t(rows * cols);
+    for (std::size_t k = 0; k < values; ++k) {
+      const Source value = detail::load_value<Source, U>(data, k, swap);
+      const Eigen::Index i = fortran ? Eigen::Index(k % rows) : Eigen::Index(k / cols);
+      const Eigen::Index j = fortran ? Eigen::Index(k / rows) : Eigen::Index(k % cols);
+      if constexpr (std::is_floating_point_v<Source>) {
+        if (!std::isfinite(value)) {
+          if (!allow_non_finite)
+            throw_npy_error(source, "value (row ", first_row + std::uint64_t(i), ", column ", j, ") is not finite (", value,
+                            "): remove or impute rows with NaN/Inf before saving, e.g. X[np.isfinite(X).all(axis=1)]");
+        } else if (std::abs(value) > Source(std::numeric_limits<T>::max())) {
+          throw_npy_error(source, "value (row ", first_row + std::uint64_t(i), ", column ", j, ") = ", value,
+                          " is outside the range of float: rescale the data or read it as double");
+        }
+      } else {
+        // T holds an integer exactly when its odd part fits T's significand (24 or 53 bits).
+        const bool negative = std::is_signed_v<Source> && value < 0;
+        const std::uint64_t magnitude = negative ? std::uint64_t(0) - std::uint64_t(value) : std::uint64_t(value);
+        if (magnitude != 0 && std::bit_width(magnitude >> std::countr_zero(magnitude)) > std::numeric_limits<T>::digits)
+          rounded = true;
+      }
+      out(i, j) = static_cast<T>(value);
+    }
+  };
+  const auto tag = [](auto t) { return std::type_identity<decltype(t)>{}; };
+  const std::size_t item_size = layout.item_size;
+  if (layout.kind == 'f') {
+    if (item_size == 4) store(tag(float{}), tag(std::uint32_t{}));
+    else store(tag(double{}), tag(std::uint64_t{}));
+  } else if (layout.kind == 'i') {
+    if (item_size == 1) store(tag(std::int8_t{}), tag(std::uint8_t{}));
+    else if (item_size == 2) store(tag(std::int16_t{}), tag(std::uint16_t{}));
+    else if (item_size == 4) store(tag(std::int32_t{}), tag(std::uint32_t{}));
+    else store(tag(std::int64_t{}), tag(std::uint64_t{}));
+  } else {
+    if (item_size == 1) store(tag(std::uint8_t{}), tag(std::uint8_t{}));
+    else if (item_size == 2) store(tag(std::uint16_t{}), tag(std::uint16_t{}));
+    else if (item_size == 4) store(tag(std::uint32_t{}), tag(std::uint32_t{}));
+    else store(tag(std::uint64_t{}), tag(std::uint64_t{}));
+  }
+  return rounded;
+}
+
 /// Parses a whole .npy file held in `bytes` into a matrix of T (format: docs/io.md):
 /// - dtypes float32, float64 and the integers int8..int64, uint8..uint64 (converted to T; notes
 ///   say when an integer beyond T's exact range was rounded), either byte order;
@@ -234,106 +353,33 @@ NpyArray<T> parse_npy(std::string_view bytes, std::string_view source = "<input>
   NpyArray<T> array;
   array.header = parse_npy_header(bytes, source);
   const NpyHeader& h = array.header;
-
+  const NpyLayout layout = npy_layout(h, source);
+  const std::uint64_t rows = layout.rows, cols = layout.cols, item_size = layout.item_size;
   const std::string& descr = h.descr;
-  if (descr.size() < 2 || std::string_view("<>|=").find(descr[0]) == std::string_view::npos)
-    throw_npy_error(source, "bad .npy header: the dtype '", descr, "' does not start with a byte order (<, >, | or =)");
-  const char kind = descr[1];
-  std::size_t item_size = 0;
-  for (std::size_t i = 2; i < descr.size() && item_size <= 1000; ++i)
-    item_size = descr[i] >= '0' && descr[i] <= '9' ? item_size * 10 + std::size_t(descr[i] - '0') : 1001;
-  const bool supported = (kind == 'f' && (item_size == 4 || item_size == 8)) ||
-                         ((kind == 'i' || kind == 'u') &&
-                          (item_size == 1 || item_size == 2 || item_size == 4 || item_size == 8));
-  if (!supported) {
-    if (kind == 'f')
-      throw_npy_error(source, "floating-point dtype '", descr,
-                      "' is not supported (float32 and float64 are): convert with X.astype(np.float64) before np.save");
-    throw_npy_error(source, "cannot read ", detail::npy_unsupported_kind(kind), " (dtype '", descr, "')");
-  }
-  if (descr[0] == '|' && item_size != 1)
-    throw_npy_error(source, "bad .npy header: dtype '", descr, "' has no byte order");
-  const bool file_little = descr[0] == '<' || (descr[0] != '>' && std::endian::native == std::endian::little);
-  const bool swap = item_size > 1 && file_little != (std::endian::native == std::endian::little);
-
-  const auto shape_text = [&] {
-    std::string text = "(";
-    for (std::size_t i = 0; i < h.shape.size(); ++i) text += nldr::detail::concat(i ? ", " : "", h.shape[i]);
-    return text + (h.shape.size() == 1 ? ",)" : ")");
-  };
-  if (h.shape.empty())
-    throw_npy_error(source, "a 0-dimensional array (a single number): save a 2-D array of points, one per row");
-  if (h.shape.size() > 2)
-    throw_npy_error(source, "a ", h.shape.size(), "-D array of shape ", shape_text(),
-                    ": save a 2-D array of points, one per row, e.g. X.reshape(len(X), -1)");
-  const std::uint64_t rows = h.shape[0], cols = h.shape.size() == 2 ? h.shape[1] : 1;
-  if (rows == 0 || cols == 0) throw_npy_error(source, "no data: the array has shape ", shape_text());
   const std::uint64_t available = bytes.size() - h.data_offset;
   const std::uint64_t max_index = std::uint64_t(std::numeric_limits<Eigen::Index>::max());
   if (rows > max_index || cols > max_index / rows || rows * cols > available / item_size ||
       rows * cols * item_size != available) {
     if (rows <= max_index && cols <= max_index / rows && rows * cols <= available / item_size)
       throw_npy_error(source, available - rows * cols * item_size, " bytes follow the ", rows * cols,
-                      " values of shape ", shape_text(),
+                      " values of shape ", detail::npy_shape_text(h),
                       ": the file holds more than its header says (several arrays saved into one file?)");
-    throw_npy_error(source, "truncated .npy file: shape ", shape_text(), " of '", descr, "' needs ",
+    throw_npy_error(source, "truncated .npy file: shape ", detail::npy_shape_text(h), " of '", descr, "' needs ",
                     cols <= max_index / rows && rows * cols <= max_index / item_size
                         ? nldr::detail::concat(rows * cols * item_size, " bytes of data")
                         : std::string("more bytes than a file can hold"),
                     " but only ", available, " follow the header");
   }
+  const bool rounded =
+      decode_npy_rows<T>(bytes.data() + h.data_offset, layout, 0, rows, array.values, source, allow_non_finite);
 
-  const char* data = bytes.data() + h.data_offset;
-  const auto n = static_cast<Eigen::Index>(rows), d = static_cast<Eigen::Index>(cols);
-  array.values.resize(n, d);
-  bool rounded = false;
-  const auto store = [&]<class Source, class U>(std::type_identity<Source>, std::type_identity<U>) {
-    const std::size_t count = std::size_t(rows * cols);
-    for (std::size_t k = 0; k < count; ++k) {
-      const Source value = detail::load_value<Source, U>(data, k, swap);
-      const Eigen::Index i = h.fortran_order ? Eigen::Index(k % rows) : Eigen::Index(k / cols);
-      const Eigen::Index j = h.fortran_order ? Eigen::Index(k / rows) : Eigen::Index(k % cols);
-      if constexpr (std::is_floating_point_v<Source>) {
-        if (!std::isfinite(value)) {
-          if (!allow_non_finite)
-            throw_npy_error(source, "value (row ", i, ", column ", j, ") is not finite (", value,
-                            "): remove or impute rows with NaN/Inf before saving, e.g. X[np.isfinite(X).all(axis=1)]");
-        } else if (std::abs(value) > Source(std::numeric_limits<T>::max())) {
-          throw_npy_error(source, "value (row ", i, ", column ", j, ") = ", value,
-                          " is outside the range of float: rescale the data or read it as double");
-        }
-      } else {
-        // T holds an integer exactly when its odd part fits T's significand (24 or 53 bits).
-        const bool negative = std::is_signed_v<Source> && value < 0;
-        const std::uint64_t magnitude = negative ? std::uint64_t(0) - std::uint64_t(value) : std::uint64_t(value);
-        if (magnitude != 0 && std::bit_width(magnitude >> std::countr_zero(magnitude)) > std::numeric_limits<T>::digits)
-          rounded = true;
-      }
-      array.values(i, j) = static_cast<T>(value);
-    }
-  };
-  const auto tag = [](auto t) { return std::type_identity<decltype(t)>{}; };
-  if (kind == 'f') {
-    if (item_size == 4) store(tag(float{}), tag(std::uint32_t{}));
-    else store(tag(double{}), tag(std::uint64_t{}));
-  } else if (kind == 'i') {
-    if (item_size == 1) store(tag(std::int8_t{}), tag(std::uint8_t{}));
-    else if (item_size == 2) store(tag(std::int16_t{}), tag(std::uint16_t{}));
-    else if (item_size == 4) store(tag(std::int32_t{}), tag(std::uint32_t{}));
-    else store(tag(std::int64_t{}), tag(std::uint64_t{}));
-  } else {
-    if (item_size == 1) store(tag(std::uint8_t{}), tag(std::uint8_t{}));
-    else if (item_size == 2) store(tag(std::uint16_t{}), tag(std::uint16_t{}));
-    else if (item_size == 4) store(tag(std::uint32_t{}), tag(std::uint32_t{}));
-    else store(tag(std::uint64_t{}), tag(std::uint64_t{}));
-  }
-
+  const char kind = layout.kind;
   const char* type_name = std::is_same_v<T, float> ? "float32" : "float64";
   const std::string dtype_name = nldr::detail::concat(kind == 'f' ? "float" : kind == 'i' ? "int" : "uint", 8 * item_size);
   array.notes.push_back(nldr::detail::concat(
       ".npy version ", h.major_version, ".", h.minor_version, ": ", dtype_name,
-      item_size > 1 ? (file_little ? " little-endian" : " big-endian") : "", ", ",
-      h.fortran_order ? "Fortran" : "C", " order, shape ", shape_text(),
+      item_size > 1 ? (layout.file_little ? " little-endian" : " big-endian") : "", ", ",
+      h.fortran_order ? "Fortran" : "C", " order, shape ", detail::npy_shape_text(h),
       dtype_name == type_name ? "" : nldr::detail::concat(", converted to ", type_name)));
   if (h.shape.size() == 1) array.notes.push_back(nldr::detail::concat("a 1-D array: read as ", rows, " rows of one column"));
   if (rounded)
@@ -342,14 +388,12 @@ NpyArray<T> parse_npy(std::string_view bytes, std::string_view source = "<input>
   return array;
 }
 
-/// The .npy file (format 1.0) holding `values` as little-endian float32 or float64 in C order,
-/// shape (rows, cols), byte for byte what numpy.save writes for that array.
-template <class Derived>
-  requires Real<typename Derived::Scalar>
-std::string npy_bytes(const Eigen::MatrixBase<Derived>& values) {
-  using Scalar = typename Derived::Scalar;
+/// The header of a .npy file (format 1.0) of little-endian float32 (Scalar float) or float64 values
+/// in C order, shape (rows, cols), byte for byte what numpy.save writes; the rows follow it.
+template <Real Scalar>
+std::string npy_header_bytes(Eigen::Index rows, Eigen::Index cols) {
   std::string dict = nldr::detail::concat("{'descr': '<f", sizeof(Scalar), "', 'fortran_order': False, 'shape': (",
-                                          values.rows(), ", ", values.cols(), "), }");
+                                          rows, ", ", cols, "), }");
   // The whole header (magic, version, 2 length bytes, dict, '\n') is padded with blanks to a
   // multiple of 64 bytes, as numpy pads it, so that the data is aligned.
   dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
@@ -360,6 +404,14 @@ std::string npy_bytes(const Eigen::MatrixBase<Derived>& values) {
   out += char(dict.size() & 0xFF);
   out += char(dict.size() >> 8);
   out += dict;
+  return out;
+}
+
+/// The rows of `values` as the data of a .npy file of npy_header_bytes: little-endian, C order.
+template <class Derived>
+  requires Real<typename Derived::Scalar>
+void append_npy_rows(const Eigen::MatrixBase<Derived>& values, std::string& out) {
+  using Scalar = typename Derived::Scalar;
   out.reserve(out.size() + std::size_t(values.size()) * sizeof(Scalar));
   using Bits = std::conditional_t<sizeof(Scalar) == 4, std::uint32_t, std::uint64_t>;
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
@@ -368,6 +420,15 @@ std::string npy_bytes(const Eigen::MatrixBase<Derived>& values) {
       for (std::size_t b = 0; b < sizeof(Bits); ++b) out += char((bits >> (8 * b)) & 0xFF);  // little-endian
     }
   }
+}
+
+/// The .npy file (format 1.0) holding `values` as little-endian float32 or float64 in C order,
+/// shape (rows, cols), byte for byte what numpy.save writes for that array.
+template <class Derived>
+  requires Real<typename Derived::Scalar>
+std::string npy_bytes(const Eigen::MatrixBase<Derived>& values) {
+  std::string out = npy_header_bytes<typename Derived::Scalar>(values.rows(), values.cols());
+  append_npy_rows(values, out);
   return out;
 }
 

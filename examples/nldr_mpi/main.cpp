@@ -1,0 +1,138 @@
+// nldr-mpi: Laplacian Eigenmaps or diffusion maps of a .npy file over MPI ranks (docs/scaling.md).
+//
+//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps --k K --dim d [--json R.json]
+//
+// Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
+// the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
+// block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
+// rank 0 prints the one-line message.
+#include <nldr/core/error.hpp>
+#include <nldr/core/resources.hpp>
+#include <nldr/io/json.hpp>
+#include <nldr/mpi/collective.hpp>
+#include <nldr/mpi/diffusion_maps.hpp>
+#include <nldr/mpi/knn.hpp>
+#include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/npy_writer.hpp>
+#include <nldr/mpi/petsc.hpp>
+#include <nldr/mpi/point_block.hpp>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <string>
+
+namespace {
+
+struct EmbedArguments {
+  std::string in, out, json, method = "laplacian-eigenmaps";
+  int k = 10;
+  int dim = 2;
+  double t = 0;                // laplacian-eigenmaps
+  double alpha = 1;            // diffusion-maps
+  double diffusion_time = 1;   // diffusion-maps
+  double bandwidth = 0;        // diffusion-maps
+};
+
+/// The largest value of `x` over the ranks.
+double max_over_ranks(MPI_Comm comm, double x) {
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return x;
+}
+
+void embed(MPI_Comm comm, const EmbedArguments& a) {
+  const bool diffusion = a.method == "diffusion-maps";
+  if (!diffusion && a.method != "laplacian-eigenmaps")
+    nldr::throw_invalid("method", "method '", a.method,
+                        "' is not distributed yet: nldr-mpi embeds with laplacian-eigenmaps or diffusion-maps (use the "
+                        "single-process nldr tool for the others)");
+  const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
+  if (!a.json.empty() && (a.json == a.out || a.json == a.in))
+    nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
+  if (a.out == a.in) nldr::throw_invalid("out", "--out names the input file: choose another path");
+  nldr::mpi::NpyBlockWriter writer(comm, a.out);
+  nldr::StageTimes times;
+  nldr::Stopwatch clock;
+  const auto points = nldr::mpi::read_npy_block<double>(comm, a.in);
+  times.add("read", clock.seconds());
+  clock.restart();
+  nldr::mpi::RingStatistics ring;
+  const auto graph = nldr::mpi::knearest(comm, points, a.k, &ring);
+  times.add("knn", clock.seconds());
+  const auto embedding =
+      diffusion ? nldr::mpi::diffusion_maps(comm, graph,
+                                            nldr::mpi::DiffusionMapsOptions{.dim = a.dim, .alpha = a.alpha,
+                                                                            .diffusion_time = a.diffusion_time,
+                                                                            .bandwidth = a.bandwidth})
+                : nldr::mpi::laplacian_eigenmaps(comm, graph, nldr::mpi::LaplacianEigenmapsOptions{.dim = a.dim, .t = a.t});
+  for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
+  clock.restart();
+  writer.write(points.blocks, embedding.coordinates);
+  times.add("write", clock.seconds());
+
+  // The report: per stage and for memory, the largest value over the ranks.
+  nldr::io::JsonValue report;
+  report["method"] = a.method;
+  report["ranks"] = parts;
+  report["n"] = points.total();
+  report["d_in"] = std::int64_t(points.rows.cols());
+  report["k"] = a.k;
+  report["dim"] = a.dim;
+  report[diffusion ? "bandwidth" : "t"] = embedding.t;
+  report["eigensolver"] = "slepc-" + embedding.solver;
+  report["iterations"] = embedding.iterations;
+  for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
+  for (const auto& [stage, seconds] : times.stages) report["max_seconds_per_rank"][stage] = max_over_ranks(comm, seconds);
+  report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, ring.search_seconds);
+  report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, ring.exchange_seconds);
+  report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(ring.bytes_sent));
+  report["max_peak_memory_bytes_per_rank"] = max_over_ranks(comm, double(nldr::peak_memory_bytes()));
+  nldr::mpi::collectively(comm, [&] {
+    if (rank == 0 && !a.json.empty()) nldr::io::write_json(a.json, report);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  nldr::mpi::Session session(&argc, &argv);
+  const MPI_Comm comm = PETSC_COMM_WORLD;
+  const int rank = nldr::mpi::rank_of(comm);
+  CLI::App app{"nldr-mpi: distributed manifold learning on MPI, PETSc and SLEPc (docs/scaling.md)", "nldr-mpi"};
+  app.require_subcommand(1);
+  EmbedArguments a;
+  auto* embed_command = app.add_subcommand("embed", "embed the rows of a .npy file, one block of rows per rank");
+  embed_command->add_option("--in", a.in, "input points, N x D .npy (float32/float64/integers, C order)")->required();
+  embed_command->add_option("--out", a.out, "output embedding, N x dim float64 .npy")->required();
+  embed_command->add_option("--method", a.method, "laplacian-eigenmaps or diffusion-maps")->capture_default_str();
+  embed_command->add_option("--k", a.k, "neighbors per point, 1 <= k < N")->capture_default_str();
+  embed_command->add_option("--dim", a.dim, "target dimension")->capture_default_str();
+  embed_command->add_option("--t", a.t, "laplacian-eigenmaps: heat-kernel width; 0 = automatic (mean squared edge length)")
+      ->capture_default_str();
+  embed_command->add_option("--alpha", a.alpha, "diffusion-maps: density normalization in [0, 1]")->capture_default_str();
+  embed_command->add_option("--diffusion-time", a.diffusion_time, "diffusion-maps: diffusion time >= 0")
+      ->capture_default_str();
+  embed_command->add_option("--bandwidth", a.bandwidth,
+                            "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
+      ->capture_default_str();
+  embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    if (rank == 0) std::fprintf(stderr, "nldr-mpi: error: %s (see nldr-mpi embed --help)\n", e.what());
+    return 1;
+  }
+  try {
+    embed(comm, a);
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "nldr-mpi: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,310 @@
+// nldr/mpi against the single-process library, run under mpirun with 1, 2 and 3 ranks
+// (tests/CMakeLists.txt): every rank holds one block of the points; the distributed kNN graph must
+// equal KNearest's exactly, the distributed Laplacian Eigenmaps and diffusion maps must equal
+// LaplacianEigenmaps and DiffusionMaps to the solvers' tolerance, and bad input must fail on every
+// rank with the same error.
+#if defined(NLDR_CATCH2_V3)
+#include <catch2/catch_session.hpp>
+#else
+#define CATCH_CONFIG_RUNNER
+#endif
+#include "catch.hpp"
+#include "io/scratch_dir.hpp"
+
+#include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/diffusion_maps.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/io/npy.hpp>
+#include <nldr/mpi/diffusion_maps.hpp>
+#include <nldr/mpi/knn.hpp>
+#include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/npy_writer.hpp>
+#include <nldr/mpi/petsc.hpp>
+#include <nldr/mpi/point_block.hpp>
+#include <nldr/neighbors/knn.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+
+namespace mpi_test {
+
+const MPI_Comm comm = MPI_COMM_WORLD;
+
+/// Points with many exact distance ties: integer coordinates in [0, 3), some rows repeated.
+template <class T>
+nldr::Matrix<T> tied_points(nldr::index_t n, Eigen::Index dim, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> coordinate(0, 2);
+  nldr::Matrix<T> X(n, dim);
+  for (nldr::index_t i = 0; i < n; ++i)
+    for (Eigen::Index c = 0; c < dim; ++c) X(i, c) = T(coordinate(random));
+  for (nldr::index_t i = 5; i < n; i += 7) X.row(i) = X.row(i - 5);  // exact duplicates
+  return X;
+}
+
+/// This rank's rows of X under `blocks`.
+template <class T>
+nldr::Matrix<T> rows_of(const nldr::Matrix<T>& X, const nldr::mpi::RowBlocks& blocks) {
+  const int rank = nldr::mpi::rank_of(comm);
+  return X.middleRows(blocks.first(rank), blocks.count(rank));
+}
+
+/// Uneven blocks: rank r holds a share growing with r, rank 1 of 3 none at all.
+inline nldr::mpi::RowBlocks uneven_blocks(nldr::index_t n) {
+  const int parts = nldr::mpi::size_of(comm), rank = nldr::mpi::rank_of(comm);
+  std::int64_t mine = 0;
+  if (parts == 1) mine = n;
+  else if (parts == 3) mine = rank == 0 ? n / 3 : rank == 1 ? 0 : n - n / 3;
+  else mine = rank + 1 < parts ? n / (2 * parts) : n - (parts - 1) * (n / (2 * parts));
+  return nldr::mpi::RowBlocks::gather(comm, mine);
+}
+
+/// Checks that the distributed graph's rows equal the single-process graph's rows, bit for bit.
+template <class T>
+void check_same_rows(const nldr::mpi::GraphBlock<T>& mine, const nldr::NeighborGraph<T>& reference) {
+  for (nldr::index_t i = 0; i < mine.rows(); ++i) {
+    const nldr::index_t global = mine.first() + i;
+    const auto indices = reference.neighbors(global);
+    const auto distances = reference.distances(global);
+    const auto begin = mine.offsets[std::size_t(i)], end = mine.offsets[std::size_t(i) + 1];
+    REQUIRE(std::size_t(end - begin) == indices.size());
+    for (std::size_t a = 0; a < indices.size(); ++a) {
+      CHECK(mine.indices[std::size_t(begin) + a] == indices[a]);
+      CHECK(mine.distances[std::size_t(begin) + a] == distances[a]);
+    }
+  }
+}
+
+/// A scratch path every rank agrees on (made by rank 0, removed by it at the end).
+class SharedScratch {
+ public:
+  SharedScratch() {
+    std::string name(64, '\0');
+    if (nldr::mpi::rank_of(comm) == 0) {
+      name = (std::filesystem::temp_directory_path() / ("nldr-mpi-test-" + std::to_string(std::random_device{}()))).string();
+      std::filesystem::create_directories(name);
+      name.resize(64, '\0');
+    }
+    MPI_Bcast(name.data(), 64, MPI_CHAR, 0, comm);
+    path_ = name.c_str();
+  }
+  ~SharedScratch() {
+    MPI_Barrier(comm);
+    std::error_code ignored;
+    if (nldr::mpi::rank_of(comm) == 0) std::filesystem::remove_all(path_, ignored);
+  }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("the ring-pass kNN graph equals KNearest's exactly, ties by index", "[mpi][knn]", float, double) {
+  using T = TestType;
+  // D = 4: each block is searched by a k-d tree; D = 24 (> kdtree_max_dimension): by the brute force.
+  for (const Eigen::Index dim : {4, 24}) {
+    const auto X = mpi_test::tied_points<T>(240, dim, 5);
+    for (const nldr::index_t k : {1, 7, 30}) {
+      const auto reference = nldr::KNearest{k}(X);
+      const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
+      const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
+      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, k), reference);
+      const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
+                                                      mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
+      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, uneven, k), reference);
+    }
+  }
+  // A Swiss roll (D = 3, no ties): the same graph all the same.
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .noise = 0.1, .seed = 3}).points;
+  const auto points = nldr::mpi::hand_in_block<T>(
+      mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm))));
+  mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, 10), nldr::KNearest{10}(roll));
+}
+
+TEMPLATE_TEST_CASE("read_npy_block reads each rank's rows as parse_npy reads the whole file", "[mpi][npy]", float, double) {
+  using T = TestType;
+  mpi_test::SharedScratch scratch;
+  const auto X = mpi_test::tied_points<double>(101, 5, 9);
+  const auto path = scratch / "x.npy";
+  if (nldr::mpi::rank_of(mpi_test::comm) == 0) nldr::io::write_npy(path, X);
+  MPI_Barrier(mpi_test::comm);
+  const auto block = nldr::mpi::read_npy_block<T>(mpi_test::comm, path);
+  const auto whole = nldr::io::parse_npy<T>(nldr::io::npy_bytes(X)).values;
+  CHECK(block.total() == 101);
+  CHECK(block.rows == whole.middleRows(block.first(), block.blocks.count(block.rank)));
+  // numpy's own files (tests/data/npy): C and Fortran order, both byte orders, integers, 1-D, v3.
+  for (const char* name : {"f8_C_le.npy", "f8_F_le.npy", "f4_F_be.npy", "i2_F_be.npy", "u1_C_1b.npy", "f8_1d.npy",
+                           "f8_v3.npy"}) {
+    const auto fixture = nldr_test::data_dir() / "npy" / name;
+    const auto expected = nldr::io::parse_npy<T>(nldr_test::read_file(fixture)).values;
+    const auto part = nldr::mpi::read_npy_block<T>(mpi_test::comm, fixture);
+    CHECK(part.rows == expected.middleRows(part.first(), part.blocks.count(part.rank)));
+  }
+  MPI_Barrier(mpi_test::comm);
+}
+
+namespace mpi_test {
+
+/// Checks this rank's rows of a distributed embedding against the single-process model, whose
+/// relative gap after the d-th eigenvalue of the solved matrix is `gap`.
+/// Why the tolerance holds: the matrix is the same (the same graph, t or the bandwidth to the last
+/// bit, weights and degrees summed alike; only the products of the normalization may round
+/// differently), solved by two Krylov methods that each stop at a relative residual of 1e-10; an
+/// eigenvector with residual r is off by about r / gap (Davis-Kahan), so the two agree to
+/// 2e-10 / gap; eigenvalues better (r^2 / gap). Tolerance: 10 x 1e-10 / gap of the largest
+/// coordinate in double (a factor of 5 to spare), at least 1e-6 in float (a few units of float's
+/// rounding of the coordinates, which both sides apply). Measured: 5e-15 to 2e-10 in double (the
+/// same with 1, 2 and 3 ranks), up to 9e-8 in float. No sign flip is allowed: both sides apply the same sign rule.
+template <class T, class Model>
+void check_same_embedding(const nldr::mpi::SpectralBlock<T>& mine, const Model& reference, nldr::index_t first,
+                          double gap) {
+  const double tolerance = std::max(std::is_same_v<T, float> ? 1e-6 : 0.0, 1e-9 / gap);
+  const nldr::Matrix<T> expected = reference.coordinates.middleRows(first, mine.coordinates.rows());
+  for (Eigen::Index c = 0; c < reference.coordinates.cols(); ++c) {
+    CHECK(mine.eigenvalues[c] == Approx(double(reference.eigenvalues[c])).epsilon(tolerance));
+    const double scale = double(reference.coordinates.col(c).cwiseAbs().maxCoeff());
+    double error = 0;
+    if (expected.rows() > 0) error = double((mine.coordinates.col(c) - expected.col(c)).cwiseAbs().maxCoeff());
+    MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, comm);
+    CHECK(error <= tolerance * scale);
+  }
+}
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("distributed Laplacian Eigenmaps equals the single-process embedding", "[mpi][laplacian-eigenmaps]",
+                   float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = 11}).points;
+  const auto graph = nldr::KNearest{k}(X);
+  // The reference with one pair more, to measure the gap that bounds the eigenvector error.
+  const auto wider = nldr::LaplacianEigenmaps{{.dim = dim + 1}}.fit(X, graph);
+  const double gap = (wider.eigenvalues[dim] - wider.eigenvalues[dim - 1]) / wider.eigenvalues[dim];
+  REQUIRE(gap > 0.05);  // well separated (0.45 here)
+  const auto reference = nldr::LaplacianEigenmaps{{.dim = dim}}.fit(X, graph);
+
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  const auto mine = nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                                   nldr::mpi::LaplacianEigenmapsOptions{.dim = dim});
+  CHECK(mine.t == reference.t);  // the same sum in the same order
+  mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+}
+
+TEMPLATE_TEST_CASE("distributed diffusion maps equal the single-process embedding", "[mpi][diffusion-maps]", float,
+                   double) {
+  using T = TestType;
+  const nldr::index_t n = 500, k = 12, dim = 2;
+  const auto X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = 4}).points;
+  const auto graph = nldr::KNearest{k}(X);
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  const auto distributed_graph = nldr::mpi::knearest(mpi_test::comm, points, k);
+  for (const double alpha : {1.0, 0.5}) {
+    for (const double time : {1.0, 0.0}) {
+      const nldr::DiffusionMapsOptions options{.dim = dim, .alpha = alpha, .diffusion_time = time};
+      // The gap of I - S after the d-th pair (the model's eigenvalues are lambda = 1 - mu).
+      auto wider_options = options;
+      wider_options.dim = dim + 1;
+      const auto wider = nldr::DiffusionMaps{wider_options}.fit(X, graph);
+      const double mu_d = 1 - double(wider.eigenvalues[dim - 1]), mu_next = 1 - double(wider.eigenvalues[dim]);
+      const double gap = (mu_next - mu_d) / mu_next;
+      REQUIRE(gap > 0.05);
+      const auto reference = nldr::DiffusionMaps{options}.fit(X, graph);
+      const auto mine = nldr::mpi::diffusion_maps(
+          mpi_test::comm, distributed_graph,
+          nldr::mpi::DiffusionMapsOptions{.dim = dim, .alpha = alpha, .diffusion_time = time});
+      CHECK(mine.t == reference.bandwidth);  // the same median of the same values
+      mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+    }
+  }
+}
+
+TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][errors]") {
+  const int parts = nldr::mpi::size_of(mpi_test::comm), rank = nldr::mpi::rank_of(mpi_test::comm);
+  const auto X = mpi_test::tied_points<double>(40, 3, 1);
+  const auto blocks = nldr::mpi::RowBlocks::even(40, parts);
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  CHECK_THROWS_CONTAINING(nldr::mpi::knearest(mpi_test::comm, points, 40), nldr::invalid_argument, "k = 40 must be < N = 40");
+  CHECK_THROWS_CONTAINING(nldr::mpi::read_npy_block<double>(mpi_test::comm, "/nonexistent/x.npy"), nldr::io_error,
+                          "/nonexistent/x.npy: cannot be opened");
+
+  // A NaN on the last rank only: every rank throws.
+  nldr::Matrix<double> mine = mpi_test::rows_of(X, blocks);
+  if (rank == parts - 1) mine(0, 1) = std::nan("");
+  CHECK_THROWS_CONTAINING(nldr::mpi::hand_in_block<double>(mpi_test::comm, mine), nldr::invalid_argument, "not finite");
+
+  // Mismatched sizes: rank 0 hands in 3 columns, the others 4.
+  if (parts > 1) {
+    nldr::Matrix<double> odd = nldr::Matrix<double>::Ones(5, rank == 0 ? 3 : 4);
+    CHECK_THROWS_CONTAINING(nldr::mpi::hand_in_block<double>(mpi_test::comm, odd), nldr::invalid_argument,
+                            "different numbers of columns (from 3 to 4");
+  }
+
+  // A file shorter than its header says, and an unwritable output.
+  mpi_test::SharedScratch scratch;
+  if (rank == 0) {
+    std::string bytes = nldr::io::npy_bytes(X);
+    bytes.resize(bytes.size() - 8);
+    std::ofstream(scratch / "short.npy", std::ios::binary) << bytes;
+  }
+  MPI_Barrier(mpi_test::comm);
+  CHECK_THROWS_CONTAINING(nldr::mpi::read_npy_block<double>(mpi_test::comm, scratch / "short.npy"), nldr::io_error,
+                          "truncated or appended");
+  CHECK_THROWS_CONTAINING(nldr::mpi::NpyBlockWriter(mpi_test::comm, scratch / "missing" / "y.npy"), nldr::io_error,
+                          "does not exist");
+  CHECK_THROWS_CONTAINING(
+      nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 5),
+                                     nldr::mpi::LaplacianEigenmapsOptions{.dim = 39}),
+      nldr::invalid_argument, "dim = 39 must be < N - 1 = 39");
+  const auto graph = nldr::mpi::knearest(mpi_test::comm, points, 5);
+  CHECK_THROWS_CONTAINING(nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.alpha = 2}),
+                          nldr::invalid_argument, "alpha = 2 must lie in [0, 1]");
+  // A bandwidth so small that every kernel value underflows (points 0 to 5 have duplicates at
+  // distance 0, 6 does not): the single-process message, on every rank.
+  const std::string cut_off = "of point 6 to its neighbors underflow to 0, cutting it off the graph: use bandwidth = 0.0333";
+  CHECK_THROWS_CONTAINING(nldr::DiffusionMaps{{.bandwidth = 1e-300}}.fit(X, nldr::KNearest{5}(X)), nldr::invalid_argument,
+                          cut_off);
+  CHECK_THROWS_CONTAINING(
+      nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.bandwidth = 1e-300}),
+      nldr::invalid_argument, cut_off);
+}
+
+TEST_CASE("a graph of two components is refused on every rank, as the single-process method refuses it",
+          "[mpi][laplacian-eigenmaps][errors]") {
+  // Two Swiss rolls 1000 apart: no point's 8 nearest neighbors reach the other roll.
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 150, .seed = 2}).points;
+  nldr::Matrix<double> X(300, 3);
+  X.topRows(150) = roll;
+  X.bottomRows(150) = roll.array() + 1000.0;
+  const auto graph = nldr::KNearest{8}(X);
+  CHECK_THROWS_AS(nldr::LaplacianEigenmaps{{.dim = 2}}.fit(X, graph), nldr::disconnected_graph);
+  const auto blocks = nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+  CHECK_THROWS_CONTAINING(nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 8),
+                                                         nldr::mpi::LaplacianEigenmapsOptions{.dim = 2}),
+                          nldr::disconnected_graph, "the graph is not connected");
+}
+
+TEST_CASE("NpyBlockWriter writes the distributed rows as one .npy file", "[mpi][npy]") {
+  mpi_test::SharedScratch scratch;
+  const auto X = mpi_test::tied_points<double>(57, 3, 2);
+  const auto blocks = mpi_test::uneven_blocks(57);
+  nldr::mpi::NpyBlockWriter writer(mpi_test::comm, scratch / "y.npy");
+  writer.write(blocks, nldr::Matrix<double>(mpi_test::rows_of(X, blocks)));
+  if (nldr::mpi::rank_of(mpi_test::comm) == 0) {
+    std::ifstream in(scratch / "y.npy", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(bytes == nldr::io::npy_bytes(X));  // byte for byte what the single-process writer makes
+  }
+}
+
+int main(int argc, char** argv) {
+  nldr::mpi::Session session(&argc, &argv);
+  return Catch::Session().run(argc, argv);
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The nldr-mpi tool end to end under mpirun (registered by tests/CMakeLists.txt): the embeddings of 1
+# and 2 ranks agree (Laplacian Eigenmaps, diffusion maps), the output is a complete .npy, and bad input stops every rank with exit status 1,
+# one error line and no output file. Needs numpy (/usr/bin/python3) to make the input; skips (77)
+# without it.
+set -uo pipefail
+tool=$1
+mpirun=$2
+python=/usr/bin/python3
+"$python" -c "import numpy" 2>/dev/null || exit 77
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+
+"$python" - "$work" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(4)
+t = rng.uniform(1.5 * np.pi, 4.5 * np.pi, 800)
+X = np.column_stack([t * np.cos(t), rng.uniform(0, 21, 800), t * np.sin(t)])
+np.save(sys.argv[1] + "/X.npy", X)
+np.save(sys.argv[1] + "/X_fortran.npy", np.asfortranarray(X).astype(np.float32))
+PY
+
+for ranks in 1 2; do
+  "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/Y$ranks.npy" --k 10 --dim 2 \
+    --json "$work/r$ranks.json" || fail "embed on $ranks ranks exited with $?"
+done
+for ranks in 1 2; do
+  "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/D$ranks.npy" --method diffusion-maps --k 10 \
+    --dim 2 --alpha 0.5 || fail "diffusion maps on $ranks ranks exited with $?"
+done
+"$mpirun" -np 2 "$tool" embed --in "$work/X_fortran.npy" --out "$work/Yf.npy" --k 10 --dim 2 || fail "Fortran-order float32 input"
+"$python" - "$work" <<'PY' || fail "the embeddings of 1 and 2 ranks differ or are malformed"
+import sys, json, numpy as np
+w = sys.argv[1]
+Y1, Y2 = np.load(w + "/Y1.npy"), np.load(w + "/Y2.npy")
+assert Y1.shape == (800, 2) and Y1.dtype == np.float64 and np.isfinite(Y1).all()
+assert np.abs(Y1 - Y2).max() <= 1e-10 * np.abs(Y1).max(), np.abs(Y1 - Y2).max()
+assert json.load(open(w + "/r2.json"))["ranks"] == 2
+assert np.load(w + "/Yf.npy").shape == (800, 2)
+D1, D2 = np.load(w + "/D1.npy"), np.load(w + "/D2.npy")
+assert D1.shape == (800, 2) and np.abs(D1 - D2).max() <= 1e-9 * np.abs(D1).max(), np.abs(D1 - D2).max()
+PY
+
+# expect_error <stderr substring> <args...>: exit 1, one error line, no output file left.
+expect_error() {
+  local text=$1
+  shift
+  rm -f "$work/bad.npy"
+  "$mpirun" -np 2 "$tool" embed --out "$work/bad.npy" "$@" > "$work/out.txt" 2> "$work/err.txt"
+  local status=$?
+  [ $status -ne 0 ] || fail "$* exited 0"
+  [ "$(grep -c '^nldr-mpi: error:' "$work/err.txt")" -eq 1 ] || fail "$*: not one error line: $(cat "$work/err.txt")"
+  grep -qF -- "$text" "$work/err.txt" || fail "$*: no '$text' in: $(cat "$work/err.txt")"
+  [ -z "$(ls -A "$work" | grep 'bad.npy')" ] || fail "$*: an output file was left"
+}
+expect_error "cannot be opened" --in "$work/missing.npy" --k 5
+expect_error "k = 800 must be < N = 800" --in "$work/X.npy" --k 800
+expect_error "dim = 799 must be < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 799
+expect_error "not distributed yet" --in "$work/X.npy" --method ltsa
+expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
+exit $((failures > 0))
