@@ -640,6 +640,7 @@ struct TuneArgs {
   std::string in, method, criterion = "auc-rnx";
   nldr::index_t k_min = 5, k_max = 30, k_step = 1;
   nldr::index_t pca = 0;  ///< --pca P; 0: none
+  nldr::index_t curve_k = 0;  ///< --curve-k: largest K of the R_NX curve; 0: N - 2
   double radius_min = 0, radius_max = 0;
   int radius_steps = 10;
   std::string t_values;
@@ -801,7 +802,12 @@ int tune(const TuneArgs& a) {
         method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph, .progress = &fit_cancel}, given)
             .coordinates());
   };
+  const auto n = nldr::index_t(X.rows());
+  if (a.curve_k > n - 2)
+    nldr::throw_invalid("--curve-k", "--curve-k = ", a.curve_k, " exceeds N - 2 = ", n - 2,
+                        ": give at most that, or 0 for the whole curve");
   nldr::TuneOptions options{.parameter = parameter, .criterion = criterion,
+                            .criteria = {.rank_k_max = a.curve_k},
                             .progress = console.progress("tune " + std::string(method.name))};
   std::optional<nldr::TuneResult> result;
   if (parameter == nldr::TuneParameter::k) {
@@ -830,6 +836,7 @@ int tune(const TuneArgs& a) {
   report["criterion"] = std::string(nldr::criterion_name(result->criterion));
   report["parameter"] = name;
   if (parameter == nldr::TuneParameter::t) report["graph_k"] = a.graph_k;
+  report["curve_k"] = a.curve_k > 0 ? a.curve_k : n - 2;
   report["best_value"] = swept_json(result->best_value);
   if (parameter == nldr::TuneParameter::k) report["best_k"] = result->best_k;
   JsonValue scores = JsonValue::array();
@@ -1253,6 +1260,10 @@ int main(int argc, char** argv) {
                         ->capture_default_str()->check(CLI::Range(1, 1 << 30)));
   tune_cmd->add_option("--criterion", tu.criterion, "What picks the best value: auc-rnx, lcmc, geodesic-rv, euclidean-rv")
       ->capture_default_str();
+  tune_cmd->add_option("--curve-k", tu.curve_k,
+                       "Largest K of the R_NX curve behind auc-rnx and lcmc; 0 = N - 2, the whole curve, O(N^2 log N) "
+                       "per value. Below N/8, two neighbor searches per value suffice: e.g. 100 for N >= 10^4")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 30));
   tu.flags.add_to(*tune_cmd, true, false);
   add_pca_option(*tune_cmd, tu.pca);
   tu.plot.add_to(*tune_cmd, false, "The criterion over the swept parameter");

@@ -6,6 +6,7 @@
 #include <nldr/core/random.hpp>
 #include <nldr/io/csv.hpp>
 #include <nldr/io/plot.hpp>
+#include <nldr/metrics/coranking.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -527,6 +528,24 @@ TEST_CASE("tune sweeps k, the epsilon-ball radius or Laplacian Eigenmaps' t, and
   REQUIRE(by_t.exit_code == 0);
   for (const char* text : {"\"parameter\": \"t\"", "\"graph_k\": 8", "\"t\": 1,", "\"t\": \"inf\"", "\"mean_degree\": 8,"})
     CHECK_THAT(by_t.out, ContainsSubstring(text));
+
+  // --curve-k 10: auc-rnx at k = 7 is the co-ranking AUC up to K = 10 of the embedding `nldr embed` gives at k = 7
+  // (the whole curve's differs), recomputed here from the written coordinates.
+  const auto short_curve = nldr_run(s, "tune" + in + " --method isomap --k-min 7 --k-max 7 --curve-k 10 --json");
+  INFO(short_curve.err);
+  REQUIRE(short_curve.exit_code == 0);
+  CHECK_THAT(short_curve.out, ContainsSubstring("\"curve_k\": 10,"));
+  CHECK_THAT(by_k.out, ContainsSubstring("\"curve_k\": 298,"));
+  REQUIRE(nldr_run(s, "embed" + in + " --method isomap --k 7 --out " + s / "y7.csv").exit_code == 0);
+  const auto Y7 = read(s / "y7.csv");
+  const auto auc_in = [](const std::string& json) {
+    const auto at = json.find("\"auc-rnx\": ");
+    REQUIRE(at != std::string::npos);
+    return std::atof(json.c_str() + at + 11);
+  };
+  CHECK(std::abs(auc_in(short_curve.out) - nldr::metrics::coranking_summary(X, Y7, 10).auc_rnx()) < 1e-9);
+  CHECK(std::abs(auc_in(short_curve.out) - nldr::metrics::coranking_summary(X, Y7).auc_rnx()) > 1e-3);
+  require_error(nldr_run(s, "tune" + in + " --method isomap --curve-k 299"), 2, "--curve-k = 299 exceeds N - 2 = 298");
 
   require_error(nldr_run(s, "tune" + in + " --method isomap --k-max 9 --radius-max 3"), 2, "--k-max and --radius-max");
   require_error(nldr_run(s, "tune" + in + " --method isomap --radius-max 3"), 2, "give --radius-min");
