@@ -105,6 +105,29 @@ void check_pass(const Pass& pass, const StressDefinition& expected) {
   CHECK((pass.BX - expected.BX).cwiseAbs().maxCoeff() < 1e-11 * expected.BX.cwiseAbs().maxCoeff());
 }
 
+/// A seeded stress problem on n points in 3-D with one point repeated (d = 0, where B_ij = 0):
+/// dissimilarities uniform in [0.5, 3.5), weights W uniform in [weight_floor, weight_floor + 1) (not
+/// set in the problem: each case chooses weighted or not).
+struct RandomStressProblem {
+  nldr::Matrix<double> X;
+  nldr::detail::MajorizationProblem problem;
+  nldr::Matrix<double> W;
+};
+
+inline RandomStressProblem random_stress_problem(int n, std::uint64_t seed, bool nonmetric, double weight_floor) {
+  RandomStressProblem out{gaussian<double>(n, 3, seed),
+                          {nldr::Matrix<double>(n, n), {}, nonmetric, nldr::TieApproach::primary},
+                          nldr::Matrix<double>(n, n)};
+  out.X.row(7) = out.X.row(90);
+  nldr::Random random(seed + 1);
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j) {
+      out.problem.delta(i, j) = out.problem.delta(j, i) = i == j ? 0.0 : 0.5 + 3 * random.uniform();
+      out.W(i, j) = out.W(j, i) = i == j ? 0.0 : weight_floor + random.uniform();
+    }
+  return out;
+}
+
 }  // namespace smacof_test
 
 TEMPLATE_TEST_CASE("SMACOF reaches stress 0 on the Euclidean distances of points in d dimensions", "[smacof]", float,
@@ -213,16 +236,10 @@ TEST_CASE("The non-metric stress pass, in dissimilarity order, equals its defini
   // 150 points: 11,175 pairs in three chunks of the pass; with and without weights, a repeated point
   // (d = 0, where B_ij = 0), distinct dissimilarities (so each knot of the fitted map is one pair's).
   const int n = 150;
-  nldr::Matrix<double> X = gaussian<double>(n, 3, 31);
-  X.row(7) = X.row(90);
-  nldr::Random random(32);
-  nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(n, n), {}, true, nldr::TieApproach::primary};
-  nldr::Matrix<double> W(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) {
-      problem.delta(i, j) = problem.delta(j, i) = i == j ? 0.0 : 0.5 + 3 * random.uniform();
-      W(i, j) = W(j, i) = i == j ? 0.0 : 0.1 + random.uniform();
-    }
+  auto fixture = random_stress_problem(n, 31, true, 0.1);
+  const nldr::Matrix<double>& X = fixture.X;
+  const nldr::Matrix<double>& W = fixture.W;
+  auto& problem = fixture.problem;
   REQUIRE(nldr::detail::MonotoneRegression::chunk_pairs(n) * 2 < std::size_t(n * (n - 1) / 2));
   for (const bool weighted : {false, true}) {
     INFO("weighted " << weighted);
@@ -281,16 +298,10 @@ TEST_CASE("The stress pass equals its definition summed pair by pair", "[smacof]
   // 150 points: three row blocks of the pass, the last one partial; with and without weights, and a
   // repeated point (d = 0, where B_ij = 0).
   const int n = 150;
-  nldr::Matrix<double> X = gaussian<double>(n, 3, 21);
-  X.row(7) = X.row(90);
-  nldr::Random random(22);
-  nldr::detail::MajorizationProblem problem{nldr::Matrix<double>(n, n), {}, false, nldr::TieApproach::primary};
-  nldr::Matrix<double> W(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) {
-      problem.delta(i, j) = problem.delta(j, i) = i == j ? 0.0 : 0.5 + 3 * random.uniform();
-      W(i, j) = W(j, i) = i == j ? 0.0 : random.uniform();
-    }
+  auto fixture = random_stress_problem(n, 21, false, 0.0);
+  const nldr::Matrix<double>& X = fixture.X;
+  const nldr::Matrix<double>& W = fixture.W;
+  auto& problem = fixture.problem;
   for (const bool weighted : {false, true}) {
     problem.weights = weighted ? W : nldr::Matrix<double>();
     const auto expected = stress_definition(problem.delta, problem.weights, X);
