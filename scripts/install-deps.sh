@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs nldr's build, test and example dependencies from Debian's archive (bookworm).
 # Idempotent; needs root (or sudo).
-# --benchmarks also installs what only the benchmark drivers compare against (not the tests):
-# R with MASS (MASS::sammon, MASS::isoMDS) for benchmarks/mds_compare.py.
+# Options (any order):
+#   --benchmarks  what only the benchmark drivers compare against (not the tests):
+#                 R with MASS (MASS::sammon, MASS::isoMDS) for benchmarks/mds_compare.py;
+#   --clang       clang and its sanitizer and libFuzzer runtimes, for CI's sanitizer build and the
+#                 fuzzers (scripts/run-fuzzers.sh).
 set -euo pipefail
 packages=(
   g++ cmake ninja-build                               # toolchain
@@ -17,9 +20,13 @@ packages=(
   pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
 )
-if [ "${1:-}" = "--benchmarks" ]; then
-  packages+=(r-base-core r-cran-mass)                # benchmarks/mds_compare.py's R side
-fi
+for option in "$@"; do
+  case "$option" in
+    --benchmarks) packages+=(r-base-core r-cran-mass) ;;  # benchmarks/mds_compare.py's R side
+    --clang) packages+=(clang libclang-rt-14-dev) ;;      # Debian ships ASan and libFuzzer in libclang-rt
+    *) echo "install-deps.sh: unknown option $option (use --benchmarks, --clang)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

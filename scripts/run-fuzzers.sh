@@ -7,18 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-bash scripts/install-deps.sh
-
-# clang, and libFuzzer with the sanitizer runtimes (Debian ships them in libclang-rt-14-dev).
-fuzz_packages=(clang libclang-rt-14-dev)
-installed=$(dpkg-query -W -f='${Status}\n' "${fuzz_packages[@]}" 2>/dev/null | grep -c "install ok installed" || true)
-if [ "$installed" -ne "${#fuzz_packages[@]}" ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing: ${fuzz_packages[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${fuzz_packages[@]}" >/dev/null
-fi
+bash scripts/install-deps.sh --clang  # clang, and libFuzzer with the sanitizer runtimes
 
 # OpenMP off: one thread per fuzzer keeps the runs reproducible and the rate per core honest.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNLDR_BUILD_FUZZERS=ON -DNLDR_BUILD_TESTS=OFF \

@@ -74,7 +74,10 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
         } catch (const nldr::error&) {
           continue;  // refused already at the selector: fine
         }
-        finite_or_nldr_error([&] { return embed(X, *graph); }, X.rows(), 2);
+        // Named references: clang 14 cannot capture structured bindings in a lambda (C++20 can).
+        const auto& method = embed;
+        const auto& points = X;
+        finite_or_nldr_error([&] { return method(points, *graph); }, X.rows(), 2);
       }
     }
     SECTION("d >= N and d = 0: invalid_argument naming dim, " + name) {
