@@ -1,4 +1,4 @@
-// The distributed spectral routines shared by Laplacian Eigenmaps and diffusion maps: the union
+// The distributed spectral routines shared by the distributed methods: the union
 // symmetrization of a distributed graph, a symmetric PETSc MPIAIJ matrix on its rows, the bottom
 // eigenpairs by SLEPc's Krylov-Schur with shift-and-invert (MUMPS's distributed LU; plain
 // Krylov-Schur on the smallest eigenvalues does not converge on graph Laplacians) with the known
