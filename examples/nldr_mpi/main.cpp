@@ -1,6 +1,7 @@
-// nldr-mpi: Laplacian Eigenmaps, diffusion maps, LLE or LTSA of a .npy file over MPI ranks (docs/scaling.md).
+// nldr-mpi: Laplacian Eigenmaps, diffusion maps, LLE (standard, Hessian) or LTSA of a .npy file over
+// MPI ranks (docs/scaling.md).
 //
-//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|ltsa --k K --dim d [--json R.json]
+//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|hessian-lle|ltsa --k K --dim d [--json R.json]
 //
 // Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
 // the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
@@ -40,6 +41,7 @@ struct EmbedArguments {
   double diffusion_time = 1;   // diffusion-maps
   double bandwidth = 0;        // diffusion-maps
   double reg = 1e-3;           // lle
+  double hessian_tol = 1e-4;   // hessian-lle
 };
 
 using Points = nldr::mpi::PointBlock<double>;
@@ -54,7 +56,7 @@ struct Method {
 };
 
 /// The distributed methods: the one list behind --method's check, its help and its error message.
-const std::array<Method, 4> methods{{
+const std::array<Method, 5> methods{{
     {"laplacian-eigenmaps",
      [](MPI_Comm comm, const Points&, const Graph& graph, const EmbedArguments& a) {
        return nldr::mpi::laplacian_eigenmaps(comm, graph, {.dim = a.dim, .t = a.t});
@@ -71,6 +73,12 @@ const std::array<Method, 4> methods{{
        return nldr::mpi::lle(comm, points, graph, {.dim = a.dim, .reg = a.reg});
      },
      nullptr},
+    {"hessian-lle",
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::lle(comm, points, graph,
+                             {.dim = a.dim, .variant = nldr::LleVariant::hessian, .hessian_tol = a.hessian_tol});
+     },
+     nullptr},
     {"ltsa",
      [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
        return nldr::mpi::ltsa(comm, points, graph, {.dim = a.dim});
@@ -78,7 +86,7 @@ const std::array<Method, 4> methods{{
      nullptr},
 }};
 
-/// "laplacian-eigenmaps, diffusion-maps, lle or ltsa".
+/// "laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa".
 std::string method_names() {
   std::string names;
   for (std::size_t m = 0; m < methods.size(); ++m)
@@ -163,6 +171,9 @@ int main(int argc, char** argv) {
                             "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
       ->capture_default_str();
   embed_command->add_option("--reg", a.reg, "lle: regularization of the local Gram matrices, relative to their trace")
+      ->capture_default_str();
+  embed_command->add_option("--hessian-tol", a.hessian_tol,
+                            "hessian-lle: Hessian-estimator columns whose sum is below this are not rescaled")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
   try {

@@ -290,6 +290,21 @@ TEMPLATE_TEST_CASE("distributed LLE equals the single-process standard LLE", "[m
   mpi_test::check_same_embedding(mine, regularized, points.first(), regularized.diagnostics.relative_gap.value());
 }
 
+TEMPLATE_TEST_CASE("distributed Hessian LLE equals the single-process Hessian LLE", "[mpi][lle]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto roll = mpi_test::roll_blocks<T>(n, k, 9);
+  const auto reference = nldr::LocallyLinearEmbedding{
+      {.dim = dim, .variant = nldr::LleVariant::hessian, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+  const double gap = reference.diagnostics.relative_gap.value();
+  REQUIRE(gap > 0.05);
+  for (const auto& points : roll.points) {
+    const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                     nldr::mpi::LleOptions{.dim = dim, .variant = nldr::LleVariant::hessian});
+    mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+  }
+}
+
 TEMPLATE_TEST_CASE("distributed LTSA equals the single-process LTSA", "[mpi][ltsa]", float, double) {
   using T = TestType;
   const nldr::index_t n = 600, k = 10, dim = 2;
@@ -326,6 +341,13 @@ TEST_CASE("LLE and LTSA refuse what the single-process methods refuse, on every 
                     mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.dim = 119}}.fit(roll.X, roll.graph); }));
   CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.reg = 0}),
                     mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.reg = 0}}.fit(roll.X, roll.graph); }));
+  // Hessian LLE needs 1 + d + d(d+1)/2 = 6 neighbors at d = 2; modified LLE is not distributed.
+  const nldr::LleOptions hessian{.dim = 2, .variant = nldr::LleVariant::hessian};
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, 5),
+                                   nldr::mpi::LleOptions{.dim = 2, .variant = nldr::LleVariant::hessian}),
+                    mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{hessian}.fit(roll.X, nldr::KNearest{5}(roll.X)); }));
+  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.variant = nldr::LleVariant::modified}),
+                          nldr::invalid_argument, "modified-lle is not distributed");
   CHECK_THROWS_CONTAINING(nldr::mpi::knearest(mpi_test::comm, points, 120), nldr::invalid_argument,
                           "k = 120 must be < N = 120");
   // A graph of two components (two Swiss rolls 1000 apart), refused before any eigensolve.

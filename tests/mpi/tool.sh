@@ -30,7 +30,7 @@ for ranks in 1 2; do
   "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/D$ranks.npy" --method diffusion-maps --k 10 \
     --dim 2 --alpha 0.5 || fail "diffusion maps on $ranks ranks exited with $?"
 done
-for method in lle ltsa; do
+for method in lle hessian-lle ltsa; do
   for ranks in 1 2; do
     "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/$method$ranks.npy" --method $method --k 10 \
       --dim 2 --json "$work/$method$ranks.json" || fail "$method on $ranks ranks exited with $?"
@@ -49,7 +49,7 @@ assert json.load(open(w + "/r2.json"))["ranks"] == 2
 assert np.load(w + "/Yf.npy").shape == (800, 2)
 D1, D2 = np.load(w + "/D1.npy"), np.load(w + "/D2.npy")
 assert D1.shape == (800, 2) and np.abs(D1 - D2).max() <= 1e-9 * np.abs(D1).max(), np.abs(D1 - D2).max()
-for method in ("lle", "ltsa"):
+for method in ("lle", "hessian-lle", "ltsa"):
     A, B = np.load(w + "/%s1.npy" % method), np.load(w + "/%s2.npy" % method)
     assert A.shape == (800, 2) and np.isfinite(A).all()
     # unit-norm orthogonal columns, as the single-process methods give
@@ -75,9 +75,10 @@ expect_error() {
 expect_error "cannot be opened" --in "$work/missing.npy" --k 5
 expect_error "k = 800 must be < N = 800" --in "$work/X.npy" --k 800
 expect_error "dim = 799 must be < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 799
-expect_error "not distributed yet: nldr-mpi embeds with laplacian-eigenmaps, diffusion-maps, lle or ltsa" \
+expect_error "not distributed yet: nldr-mpi embeds with laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa" \
   --in "$work/X.npy" --method isomap
 expect_error "needs at least 3 (d + 1 for the local weights)" --in "$work/X.npy" --method lle --k 2
 expect_error "reg = -1 must be finite and > 0" --in "$work/X.npy" --method lle --reg -1
+expect_error "needs at least 6 (1 + d + d(d+1)/2 for the local quadratic fit)" --in "$work/X.npy" --method hessian-lle --k 5
 expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
 exit $((failures > 0))

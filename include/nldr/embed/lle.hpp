@@ -133,12 +133,28 @@ inline index_t lle_min_neighbors(LleVariant variant, index_t dim) {
   return variant == LleVariant::hessian ? 1 + dim + dim * (dim + 1) / 2 : dim + 1;
 }
 
+/// "lle", "modified-lle" or "hessian-lle".
+inline std::string lle_name(LleVariant variant) {
+  switch (variant) {
+    case LleVariant::modified: return "modified-lle";
+    case LleVariant::hessian: return "hessian-lle";
+    default: return "lle";
+  }
+}
+
 /// Why each variant needs lle_min_neighbors, for the error message.
 inline const char* lle_min_neighbors_reason(LleVariant variant) {
   return variant == LleVariant::hessian ? "1 + d + d(d+1)/2 for the local quadratic fit" : "d + 1 for the local weights";
 }
 
 namespace detail {
+
+/// The checks of reg and hessian_tol (shared with the distributed LLE, nldr/mpi/lle.hpp).
+inline void validate_reg_and_hessian_tol(double reg, double hessian_tol) {
+  validate_positive(reg, "reg");
+  if (!(std::isfinite(hessian_tol) && hessian_tol >= 0))
+    throw_invalid("hessian_tol", "hessian_tol = ", hessian_tol, " must be finite and >= 0");
+}
 
 /// The regularized barycenter weights of row `center` of `points` over the rows `neighbors` (list
 /// order); `error` receives ||x_center - sum_j w_j x_j||^2.
@@ -407,21 +423,13 @@ struct LocallyLinearEmbedding {
   }
 
   /// "lle", "modified-lle" or "hessian-lle".
-  std::string name() const {
-    switch (options.variant) {
-      case LleVariant::modified: return "modified-lle";
-      case LleVariant::hessian: return "hessian-lle";
-      default: return "lle";
-    }
-  }
+  std::string name() const { return lle_name(options.variant); }
 
  private:
   void validate_options(Eigen::Index n, Eigen::Index d_in) const {
     validate_dimension(options.dim, n - 1, "N - 1");
     validate_dim_within_input(options.dim, d_in);
-    validate_positive(options.reg, "reg");
-    if (!(std::isfinite(options.hessian_tol) && options.hessian_tol >= 0))
-      throw_invalid("hessian_tol", "hessian_tol = ", options.hessian_tol, " must be finite and >= 0");
+    detail::validate_reg_and_hessian_tol(options.reg, options.hessian_tol);
     if (!(std::isfinite(options.modified_tol) && options.modified_tol >= 0))
       throw_invalid("modified_tol", "modified_tol = ", options.modified_tol, " must be finite and >= 0");
     if (options.variant != LleVariant::standard && options.variant != LleVariant::modified &&
