@@ -1,6 +1,7 @@
-// nldr-mpi: Laplacian Eigenmaps or diffusion maps of a .npy file over MPI ranks (docs/scaling.md).
+// nldr-mpi: Laplacian Eigenmaps, diffusion maps, LLE (standard, Hessian) or LTSA of a .npy file over
+// MPI ranks (docs/scaling.md).
 //
-//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps --k K --dim d [--json R.json]
+//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|hessian-lle|ltsa --k K --dim d [--json R.json]
 //
 // Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
 // the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
@@ -13,6 +14,8 @@
 #include <nldr/mpi/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/lle.hpp>
+#include <nldr/mpi/ltsa.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
@@ -21,6 +24,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <limits>
@@ -36,7 +40,59 @@ struct EmbedArguments {
   double alpha = 1;            // diffusion-maps
   double diffusion_time = 1;   // diffusion-maps
   double bandwidth = 0;        // diffusion-maps
+  double reg = 1e-3;           // lle
+  double hessian_tol = 1e-4;   // hessian-lle
 };
+
+using Points = nldr::mpi::PointBlock<double>;
+using Graph = nldr::mpi::GraphBlock<double>;
+using Embedding = nldr::mpi::SpectralBlock<double>;
+
+/// A distributed method: its --method name, what it runs, and the report key of its kernel width.
+struct Method {
+  std::string_view name;
+  Embedding (*embed)(MPI_Comm, const Points&, const Graph&, const EmbedArguments&);
+  const char* width_key;  // nullptr: no kernel width
+};
+
+/// The distributed methods: the one list behind --method's check, its help and its error message.
+const std::array<Method, 5> methods{{
+    {"laplacian-eigenmaps",
+     [](MPI_Comm comm, const Points&, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::laplacian_eigenmaps(comm, graph, {.dim = a.dim, .t = a.t});
+     },
+     "t"},
+    {"diffusion-maps",
+     [](MPI_Comm comm, const Points&, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::diffusion_maps(
+           comm, graph, {.dim = a.dim, .alpha = a.alpha, .diffusion_time = a.diffusion_time, .bandwidth = a.bandwidth});
+     },
+     "bandwidth"},
+    {"lle",
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::lle(comm, points, graph, {.dim = a.dim, .reg = a.reg});
+     },
+     nullptr},
+    {"hessian-lle",
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::lle(comm, points, graph,
+                             {.dim = a.dim, .variant = nldr::LleVariant::hessian, .hessian_tol = a.hessian_tol});
+     },
+     nullptr},
+    {"ltsa",
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
+       return nldr::mpi::ltsa(comm, points, graph, {.dim = a.dim});
+     },
+     nullptr},
+}};
+
+/// "laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa".
+std::string method_names() {
+  std::string names;
+  for (std::size_t m = 0; m < methods.size(); ++m)
+    names += (m == 0 ? "" : m + 1 == methods.size() ? " or " : ", ") + std::string(methods[m].name);
+  return names;
+}
 
 /// The largest value of `x` over the ranks.
 double max_over_ranks(MPI_Comm comm, double x) {
@@ -45,11 +101,10 @@ double max_over_ranks(MPI_Comm comm, double x) {
 }
 
 void embed(MPI_Comm comm, const EmbedArguments& a) {
-  const bool diffusion = a.method == "diffusion-maps";
-  if (!diffusion && a.method != "laplacian-eigenmaps")
-    nldr::throw_invalid("method", "method '", a.method,
-                        "' is not distributed yet: nldr-mpi embeds with laplacian-eigenmaps or diffusion-maps (use the "
-                        "single-process nldr tool for the others)");
+  const auto method = std::find_if(methods.begin(), methods.end(), [&](const Method& m) { return m.name == a.method; });
+  if (method == methods.end())
+    nldr::throw_invalid("method", "method '", a.method, "' is not distributed yet: nldr-mpi embeds with ",
+                        method_names(), " (use the single-process nldr tool for the others)");
   const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
     nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
@@ -63,12 +118,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   nldr::mpi::RingStatistics ring;
   const auto graph = nldr::mpi::knearest(comm, points, a.k, &ring);
   times.add("knn", clock.seconds());
-  const auto embedding =
-      diffusion ? nldr::mpi::diffusion_maps(comm, graph,
-                                            nldr::mpi::DiffusionMapsOptions{.dim = a.dim, .alpha = a.alpha,
-                                                                            .diffusion_time = a.diffusion_time,
-                                                                            .bandwidth = a.bandwidth})
-                : nldr::mpi::laplacian_eigenmaps(comm, graph, nldr::mpi::LaplacianEigenmapsOptions{.dim = a.dim, .t = a.t});
+  const Embedding embedding = method->embed(comm, points, graph, a);
   for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
   clock.restart();
   writer.write(points.blocks, embedding.coordinates);
@@ -82,7 +132,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["d_in"] = std::int64_t(points.rows.cols());
   report["k"] = a.k;
   report["dim"] = a.dim;
-  report[diffusion ? "bandwidth" : "t"] = embedding.t;
+  if (method->width_key) report[method->width_key] = embedding.t;
   report["eigensolver"] = "slepc-" + embedding.solver;
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
@@ -90,6 +140,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, ring.search_seconds);
   report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, ring.exchange_seconds);
   report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(ring.bytes_sent));
+  report["max_bytes_sent_per_rank_halo"] = max_over_ranks(comm, double(embedding.bytes_sent));
   report["max_peak_memory_bytes_per_rank"] = max_over_ranks(comm, double(nldr::peak_memory_bytes()));
   nldr::mpi::collectively(comm, [&] {
     if (rank == 0 && !a.json.empty()) nldr::io::write_json(a.json, report);
@@ -108,7 +159,7 @@ int main(int argc, char** argv) {
   auto* embed_command = app.add_subcommand("embed", "embed the rows of a .npy file, one block of rows per rank");
   embed_command->add_option("--in", a.in, "input points, N x D .npy (float32/float64/integers, C order)")->required();
   embed_command->add_option("--out", a.out, "output embedding, N x dim float64 .npy")->required();
-  embed_command->add_option("--method", a.method, "laplacian-eigenmaps or diffusion-maps")->capture_default_str();
+  embed_command->add_option("--method", a.method, method_names())->capture_default_str();
   embed_command->add_option("--k", a.k, "neighbors per point, 1 <= k < N")->capture_default_str();
   embed_command->add_option("--dim", a.dim, "target dimension")->capture_default_str();
   embed_command->add_option("--t", a.t, "laplacian-eigenmaps: heat-kernel width; 0 = automatic (mean squared edge length)")
@@ -118,6 +169,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   embed_command->add_option("--bandwidth", a.bandwidth,
                             "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
+      ->capture_default_str();
+  embed_command->add_option("--reg", a.reg, "lle: regularization of the local Gram matrices, relative to their trace")
+      ->capture_default_str();
+  embed_command->add_option("--hessian-tol", a.hessian_tol,
+                            "hessian-lle: Hessian-estimator columns whose sum is below this are not rescaled")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
   try {

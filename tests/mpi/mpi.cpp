@@ -1,8 +1,8 @@
 // nldr/mpi against the single-process library, run under mpirun with 1, 2 and 3 ranks
 // (tests/CMakeLists.txt): every rank holds one block of the points; the distributed kNN graph must
-// equal KNearest's exactly, the distributed Laplacian Eigenmaps and diffusion maps must equal
-// LaplacianEigenmaps and DiffusionMaps to the solvers' tolerance, and bad input must fail on every
-// rank with the same error.
+// equal KNearest's exactly, the distributed Laplacian Eigenmaps, diffusion maps, LLE and LTSA must
+// equal LaplacianEigenmaps, DiffusionMaps, LocallyLinearEmbedding and Ltsa to the solvers' tolerance,
+// and bad input must fail on every rank with the same error.
 #if defined(NLDR_CATCH2_V3)
 #include <catch2/catch_session.hpp>
 #else
@@ -14,10 +14,14 @@
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/diffusion_maps.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
+#include <nldr/embed/lle.hpp>
+#include <nldr/embed/ltsa.hpp>
 #include <nldr/io/npy.hpp>
 #include <nldr/mpi/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/lle.hpp>
+#include <nldr/mpi/ltsa.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
@@ -223,6 +227,142 @@ TEMPLATE_TEST_CASE("distributed diffusion maps equal the single-process embeddin
       mpi_test::check_same_embedding(mine, reference, points.first(), gap);
     }
   }
+}
+
+namespace mpi_test {
+
+/// Solver settings that also report the relative gap after the d-th eigenvalue (the single-process
+/// solver solves one pair more): the bound of the eigenvector error in check_same_embedding. (A fit
+/// of d + 1 would not do for LTSA, whose matrix depends on d.)
+inline const nldr::BottomEigenOptions with_gap{.report_gap = true};
+
+/// A Swiss roll for LLE and LTSA, handed in by even and by uneven blocks (one rank empty at 3 ranks).
+template <class T>
+struct RollBlocks {
+  nldr::Matrix<T> X;
+  nldr::NeighborGraph<T> graph;
+  std::vector<nldr::mpi::PointBlock<T>> points;  ///< even blocks, then uneven ones
+};
+
+template <class T>
+RollBlocks<T> roll_blocks(nldr::index_t n, nldr::index_t k, unsigned seed) {
+  RollBlocks<T> roll;
+  roll.X = nldr::datasets::swiss_roll<T>({.n = n, .noise = 0.05, .seed = seed}).points;
+  roll.graph = nldr::KNearest{k}(roll.X);
+  for (const auto& blocks : {nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(comm)), uneven_blocks(n)})
+    roll.points.push_back(nldr::mpi::hand_in_block<T>(comm, rows_of(roll.X, blocks)));
+  return roll;
+}
+
+/// The message of what `fit` throws (the single-process method's refusal, to compare).
+template <class Fit>
+std::string message_of(Fit&& fit) {
+  try {
+    fit();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(nothing thrown)";
+}
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("distributed LLE equals the single-process standard LLE", "[mpi][lle]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto roll = mpi_test::roll_blocks<T>(n, k, 7);
+  const auto reference = nldr::LocallyLinearEmbedding{{.dim = dim, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+  const double gap = reference.diagnostics.relative_gap.value();
+  REQUIRE(gap > 0.05);
+  for (const auto& points : roll.points) {
+    const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                     nldr::mpi::LleOptions{.dim = dim});
+    mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+  }
+  // A heavier regularization changes the weights: the option reaches them.
+  const auto regularized =
+      nldr::LocallyLinearEmbedding{{.dim = dim, .reg = 0.5, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+  REQUIRE(regularized.diagnostics.relative_gap.value() > 0.05);
+  REQUIRE(double((regularized.coordinates - reference.coordinates).cwiseAbs().maxCoeff()) > 1e-3);
+  const auto& points = roll.points.front();
+  const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                   nldr::mpi::LleOptions{.dim = dim, .reg = 0.5});
+  mpi_test::check_same_embedding(mine, regularized, points.first(), regularized.diagnostics.relative_gap.value());
+}
+
+TEMPLATE_TEST_CASE("distributed Hessian LLE equals the single-process Hessian LLE", "[mpi][lle]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto roll = mpi_test::roll_blocks<T>(n, k, 9);
+  const auto reference = nldr::LocallyLinearEmbedding{
+      {.dim = dim, .variant = nldr::LleVariant::hessian, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+  const double gap = reference.diagnostics.relative_gap.value();
+  REQUIRE(gap > 0.05);
+  for (const auto& points : roll.points) {
+    const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                     nldr::mpi::LleOptions{.dim = dim, .variant = nldr::LleVariant::hessian});
+    mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+  }
+}
+
+TEMPLATE_TEST_CASE("distributed LTSA equals the single-process LTSA", "[mpi][ltsa]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 600, k = 10, dim = 2;
+  const auto roll = mpi_test::roll_blocks<T>(n, k, 8);
+  const auto reference = nldr::Ltsa{{.dim = dim, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+  const double gap = reference.diagnostics.relative_gap.value();
+  REQUIRE(gap > 0.05);
+  for (const auto& points : roll.points) {
+    const auto mine = nldr::mpi::ltsa(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
+                                      nldr::mpi::LtsaOptions{.dim = dim});
+    mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+  }
+}
+
+TEST_CASE("LLE and LTSA refuse what the single-process methods refuse, on every rank", "[mpi][lle][ltsa][errors]") {
+  const auto roll = mpi_test::roll_blocks<double>(120, 10, 3);
+  const auto& points = roll.points.back();  // uneven blocks
+  // Too few neighbors for d: the single-process message, naming the same point.
+  const auto two = nldr::mpi::knearest(mpi_test::comm, points, 2);
+  const std::string lle_refusal = mpi_test::message_of(
+      [&] { nldr::LocallyLinearEmbedding{{.dim = 2}}.fit(roll.X, nldr::KNearest{2}(roll.X)); });
+  CHECK_THAT(lle_refusal, ContainsSubstring("needs at least 3"));
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, two, nldr::mpi::LleOptions{.dim = 2}), lle_refusal);
+  const auto one = nldr::mpi::knearest(mpi_test::comm, points, 1);
+  const std::string ltsa_refusal =
+      mpi_test::message_of([&] { nldr::Ltsa{{.dim = 2}}.fit(roll.X, nldr::KNearest{1}(roll.X)); });
+  CHECK_THAT(ltsa_refusal, ContainsSubstring("needs at least 2"));
+  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, one, nldr::mpi::LtsaOptions{.dim = 2}), ltsa_refusal);
+  // dim above D, dim >= N - 1, reg <= 0, k >= N.
+  const auto graph = nldr::mpi::knearest(mpi_test::comm, points, 10);
+  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, graph, nldr::mpi::LtsaOptions{.dim = 4}),
+                    mpi_test::message_of([&] { nldr::Ltsa{{.dim = 4}}.fit(roll.X, roll.graph); }));
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.dim = 119}),
+                    mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.dim = 119}}.fit(roll.X, roll.graph); }));
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.reg = 0}),
+                    mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.reg = 0}}.fit(roll.X, roll.graph); }));
+  // Hessian LLE needs 1 + d + d(d+1)/2 = 6 neighbors at d = 2; modified LLE is not distributed.
+  const nldr::LleOptions hessian{.dim = 2, .variant = nldr::LleVariant::hessian};
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, 5),
+                                   nldr::mpi::LleOptions{.dim = 2, .variant = nldr::LleVariant::hessian}),
+                    mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{hessian}.fit(roll.X, nldr::KNearest{5}(roll.X)); }));
+  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.variant = nldr::LleVariant::modified}),
+                          nldr::invalid_argument, "modified-lle is not distributed");
+  CHECK_THROWS_CONTAINING(nldr::mpi::knearest(mpi_test::comm, points, 120), nldr::invalid_argument,
+                          "k = 120 must be < N = 120");
+  // A graph of two components (two Swiss rolls 1000 apart), refused before any eigensolve.
+  nldr::Matrix<double> two_rolls(240, 3);
+  two_rolls.topRows(120) = roll.X;
+  two_rolls.bottomRows(120) = roll.X.array() + 1000.0;
+  CHECK_THROWS_AS(nldr::LocallyLinearEmbedding{{.dim = 2}}.fit(two_rolls, nldr::KNearest{8}(two_rolls)),
+                  nldr::disconnected_graph);
+  const auto apart = nldr::mpi::hand_in_block<double>(
+      mpi_test::comm, mpi_test::rows_of(two_rolls, mpi_test::uneven_blocks(240)));
+  const auto apart_graph = nldr::mpi::knearest(mpi_test::comm, apart, 8);
+  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, apart, apart_graph, nldr::mpi::LleOptions{}),
+                          nldr::disconnected_graph, "lle: the neighbor graph has 2 connected components");
+  CHECK_THROWS_CONTAINING(nldr::mpi::ltsa(mpi_test::comm, apart, apart_graph, nldr::mpi::LtsaOptions{}),
+                          nldr::disconnected_graph, "ltsa: the neighbor graph has 2 connected components");
 }
 
 TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][errors]") {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The nldr-mpi tool end to end under mpirun (registered by tests/CMakeLists.txt): the embeddings of 1
-# and 2 ranks agree (Laplacian Eigenmaps, diffusion maps), the output is a complete .npy, and bad input stops every rank with exit status 1,
+# and 2 ranks agree (Laplacian Eigenmaps, diffusion maps, LLE, LTSA), the output is a complete .npy, and bad input stops every rank with exit status 1,
 # one error line and no output file. Needs numpy (/usr/bin/python3) to make the input; skips (77)
 # without it.
 set -uo pipefail
@@ -30,6 +30,14 @@ for ranks in 1 2; do
   "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/D$ranks.npy" --method diffusion-maps --k 10 \
     --dim 2 --alpha 0.5 || fail "diffusion maps on $ranks ranks exited with $?"
 done
+for method in lle hessian-lle ltsa; do
+  for ranks in 1 2; do
+    "$mpirun" -np $ranks "$tool" embed --in "$work/X.npy" --out "$work/$method$ranks.npy" --method $method --k 10 \
+      --dim 2 --json "$work/$method$ranks.json" || fail "$method on $ranks ranks exited with $?"
+  done
+done
+"$mpirun" -np 2 "$tool" embed --in "$work/X.npy" --out "$work/lle_reg.npy" --method lle --reg 0.1 --k 10 --dim 2 \
+  || fail "lle --reg 0.1 exited with $?"
 "$mpirun" -np 2 "$tool" embed --in "$work/X_fortran.npy" --out "$work/Yf.npy" --k 10 --dim 2 || fail "Fortran-order float32 input"
 "$python" - "$work" <<'PY' || fail "the embeddings of 1 and 2 ranks differ or are malformed"
 import sys, json, numpy as np
@@ -41,6 +49,15 @@ assert json.load(open(w + "/r2.json"))["ranks"] == 2
 assert np.load(w + "/Yf.npy").shape == (800, 2)
 D1, D2 = np.load(w + "/D1.npy"), np.load(w + "/D2.npy")
 assert D1.shape == (800, 2) and np.abs(D1 - D2).max() <= 1e-9 * np.abs(D1).max(), np.abs(D1 - D2).max()
+for method in ("lle", "hessian-lle", "ltsa"):
+    A, B = np.load(w + "/%s1.npy" % method), np.load(w + "/%s2.npy" % method)
+    assert A.shape == (800, 2) and np.isfinite(A).all()
+    # unit-norm orthogonal columns, as the single-process methods give
+    assert np.abs(A.T @ A - np.eye(2)).max() <= 1e-8, A.T @ A
+    assert np.abs(A - B).max() <= 1e-8 * np.abs(A).max(), (method, np.abs(A - B).max())
+    assert json.load(open(w + "/%s2.json" % method))["max_bytes_sent_per_rank_halo"] > 0
+# --reg reaches the weights
+assert np.abs(np.load(w + "/lle_reg.npy") - np.load(w + "/lle2.npy")).max() > 1e-3
 PY
 
 # expect_error <stderr substring> <args...>: exit 1, one error line, no output file left.
@@ -58,6 +75,10 @@ expect_error() {
 expect_error "cannot be opened" --in "$work/missing.npy" --k 5
 expect_error "k = 800 must be < N = 800" --in "$work/X.npy" --k 800
 expect_error "dim = 799 must be < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 799
-expect_error "not distributed yet" --in "$work/X.npy" --method ltsa
+expect_error "not distributed yet: nldr-mpi embeds with laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa" \
+  --in "$work/X.npy" --method isomap
+expect_error "needs at least 3 (d + 1 for the local weights)" --in "$work/X.npy" --method lle --k 2
+expect_error "reg = -1 must be finite and > 0" --in "$work/X.npy" --method lle --reg -1
+expect_error "needs at least 6 (1 + d + d(d+1)/2 for the local quadratic fit)" --in "$work/X.npy" --method hessian-lle --k 5
 expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
 exit $((failures > 0))

@@ -80,6 +80,11 @@ inline void validate_dimension(Eigen::Index dim, Eigen::Index limit, const std::
     throw_invalid(name, name, " = ", dim, " must be < ", limit_name, " = ", limit, ": lower ", name);
 }
 
+/// Requires dim <= D, the input dimension (methods whose local bases live in the input space).
+inline void validate_dim_within_input(Eigen::Index dim, Eigen::Index d_in) {
+  if (dim > d_in) throw_invalid("dim", "dim = ", dim, " exceeds the input dimension D = ", d_in, ": lower dim");
+}
+
 /// Requires two inputs to describe the same number of points.
 inline void validate_same_rows(Eigen::Index rows_a, Eigen::Index rows_b, const std::string& name_a,
                                const std::string& name_b) {

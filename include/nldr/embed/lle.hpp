@@ -133,17 +133,52 @@ inline index_t lle_min_neighbors(LleVariant variant, index_t dim) {
   return variant == LleVariant::hessian ? 1 + dim + dim * (dim + 1) / 2 : dim + 1;
 }
 
+/// "lle", "modified-lle" or "hessian-lle".
+inline std::string lle_name(LleVariant variant) {
+  switch (variant) {
+    case LleVariant::modified: return "modified-lle";
+    case LleVariant::hessian: return "hessian-lle";
+    default: return "lle";
+  }
+}
+
+/// Why each variant needs lle_min_neighbors, for the error message.
+inline const char* lle_min_neighbors_reason(LleVariant variant) {
+  return variant == LleVariant::hessian ? "1 + d + d(d+1)/2 for the local quadratic fit" : "d + 1 for the local weights";
+}
+
 namespace detail {
 
-/// The regularized barycenter weights of point i over its neighbors in `graph` (list order);
-/// `error` receives ||x_i - sum_j w_j x_j||^2.
-template <Real T>
-Eigen::VectorXd point_weights(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t i, double reg,
+/// The checks of reg and hessian_tol (shared with the distributed LLE, nldr/mpi/lle.hpp).
+inline void validate_reg_and_hessian_tol(double reg, double hessian_tol) {
+  validate_positive(reg, "reg");
+  if (!(std::isfinite(hessian_tol) && hessian_tol >= 0))
+    throw_invalid("hessian_tol", "hessian_tol = ", hessian_tol, " must be finite and >= 0");
+}
+
+/// The regularized barycenter weights of row `center` of `points` over the rows `neighbors` (list
+/// order); `error` receives ||x_center - sum_j w_j x_j||^2.
+template <class Points, class Members>
+Eigen::VectorXd point_weights(const Points& points, const Members& neighbors, Eigen::Index center, double reg,
                               double& error) {
-  const Eigen::MatrixXd Z = neighborhood(points, graph.neighbors(i), points.row(i));
+  const Eigen::MatrixXd Z = neighborhood(points, neighbors, points.row(center));
   Eigen::VectorXd w = barycenter_weights(Z, reg);
   error = (Z.transpose() * w).squaredNorm();
   return w;
+}
+
+/// Standard LLE's block of one point on [center, neighbors...]: v v^T with v = [1; -w], w its
+/// barycenter weights; returns their reconstruction error. Shared with the distributed LLE
+/// (nldr/mpi/lle.hpp), which passes a table of its own and its fetched rows as `points`.
+template <class Points, class Members>
+double standard_lle_block(const Points& points, const Members& neighbors, Eigen::Index center, double reg,
+                          Eigen::Map<Eigen::MatrixXd>& block) {
+  double error = 0;
+  const Eigen::VectorXd w = point_weights(points, neighbors, center, reg, error);
+  Eigen::VectorXd v(w.size() + 1);
+  v << 1.0, -w;
+  block = v * v.transpose();
+  return error;
 }
 
 /// HLLE block of one point (Donoho & Grimes 2003, sec. 4): on its k neighbors (not the point itself, as
@@ -262,10 +297,7 @@ SparseLower lle_matrix(const Matrix<double>& points, const NeighborGraph<T>& gra
       M = assemble_blocks(
           index_sets(graph, true),
           [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
-            const Eigen::VectorXd w = point_weights(points, graph, i, options.reg, errors[i]);
-            Eigen::VectorXd v(w.size() + 1);
-            v << 1.0, -w;
-            block = v * v.transpose();
+            errors[i] = standard_lle_block(points, graph.neighbors(i), i, options.reg, block);
           },
           times, progress);
       break;
@@ -300,7 +332,7 @@ SparseSquare lle_weight_matrix(const Matrix<double>& points, const NeighborGraph
   parallel_for_reporting(
       0, n,
       [&](std::int64_t i) {
-        const Eigen::VectorXd w = point_weights(points, graph, index_t(i), reg, errors[i]);
+        const Eigen::VectorXd w = point_weights(points, graph.neighbors(index_t(i)), i, reg, errors[i]);
         const auto neighbors = graph.neighbors(index_t(i));
         int e = offsets[i];
         columns[e] = int(i);
@@ -343,8 +375,7 @@ struct LocallyLinearEmbedding {
     validate_same_rows(X.rows(), graph.size(), "X", "graph");
     validate_options(X.rows(), X.cols());
     detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,
-                               options.variant == LleVariant::hessian ? "1 + d + d(d+1)/2 for the local quadratic fit"
-                                                                      : "d + 1 for the local weights");
+                               lle_min_neighbors_reason(options.variant));
     detail::require_connected(graph, method);
 
     const Matrix<double> points = X.template cast<double>();
@@ -392,22 +423,13 @@ struct LocallyLinearEmbedding {
   }
 
   /// "lle", "modified-lle" or "hessian-lle".
-  std::string name() const {
-    switch (options.variant) {
-      case LleVariant::modified: return "modified-lle";
-      case LleVariant::hessian: return "hessian-lle";
-      default: return "lle";
-    }
-  }
+  std::string name() const { return lle_name(options.variant); }
 
  private:
   void validate_options(Eigen::Index n, Eigen::Index d_in) const {
     validate_dimension(options.dim, n - 1, "N - 1");
-    if (options.dim > d_in)
-      throw_invalid("dim", "dim = ", options.dim, " exceeds the input dimension D = ", d_in, ": lower dim");
-    validate_positive(options.reg, "reg");
-    if (!(std::isfinite(options.hessian_tol) && options.hessian_tol >= 0))
-      throw_invalid("hessian_tol", "hessian_tol = ", options.hessian_tol, " must be finite and >= 0");
+    validate_dim_within_input(options.dim, d_in);
+    detail::validate_reg_and_hessian_tol(options.reg, options.hessian_tol);
     if (!(std::isfinite(options.modified_tol) && options.modified_tol >= 0))
       throw_invalid("modified_tol", "modified_tol = ", options.modified_tol, " must be finite and >= 0");
     if (options.variant != LleVariant::standard && options.variant != LleVariant::modified &&

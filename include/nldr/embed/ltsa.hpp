@@ -110,6 +110,23 @@ struct LtsaModel : Embedding<T> {
 
 namespace detail {
 
+/// Why LTSA needs d neighbors per point, for the error message.
+inline constexpr const char* ltsa_min_neighbors_reason = "d, so that the d + 1 members span d tangent directions";
+
+/// LTSA's block of one neighborhood, the rows `members` of `points` (the point itself first):
+/// I - G G^T with G = [1/sqrt(m), the top-d local PCA coordinates]. Shared with the distributed
+/// LTSA (nldr/mpi/ltsa.hpp).
+template <class Points, class Members>
+void ltsa_block(const Points& points, const Members& members, index_t dim, Eigen::Map<Eigen::MatrixXd>& block) {
+  const Eigen::Index m = Eigen::Index(members.size()), d = dim;
+  const LocalSpectrum local = gram_spectrum(centered_neighborhood(points, members));
+  Eigen::MatrixXd G(m, d + 1);
+  G.col(0).setConstant(1.0 / std::sqrt(double(m)));
+  G.rightCols(d) = local.vectors.leftCols(d);
+  block = -G * G.transpose();
+  block.diagonal().array() += 1.0;
+}
+
 /// The LTSA alignment matrix B (lower triangle, N x N) for points (N x D) and the graph's lists, with
 /// d tangent directions per neighborhood. Records the "weights" and "assembly" stages; `progress`
 /// hears the local bases done.
@@ -117,19 +134,8 @@ template <Real T>
 SparseLower ltsa_matrix(const Matrix<double>& points, const NeighborGraph<T>& graph, index_t dim, StageTimes& times,
                         const ProgressCallback& progress = {}) {
   const IndexSets sets = index_sets(graph, true);
-  const Eigen::Index d = dim;
   return assemble_blocks(
-      sets,
-      [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) {
-        const auto members = sets.set(i);
-        const Eigen::Index m = Eigen::Index(members.size());
-        const LocalSpectrum local = gram_spectrum(centered_neighborhood(points, members));
-        Eigen::MatrixXd G(m, d + 1);
-        G.col(0).setConstant(1.0 / std::sqrt(double(m)));
-        G.rightCols(d) = local.vectors.leftCols(d);
-        block = -G * G.transpose();
-        block.diagonal().array() += 1.0;
-      },
+      sets, [&](index_t i, Eigen::Map<Eigen::MatrixXd>& block) { ltsa_block(points, sets.set(i), dim, block); },
       times, progress);
 }
 
@@ -153,9 +159,8 @@ struct Ltsa {
     validate_not_all_identical(X);
     validate_same_rows(X.rows(), graph.size(), "X", "graph");
     validate_dimension(options.dim, X.rows() - 1, "N - 1");
-    if (options.dim > X.cols())
-      throw_invalid("dim", "dim = ", options.dim, " exceeds the input dimension D = ", X.cols(), ": lower dim");
-    detail::require_min_degree(graph, options.dim, "ltsa", "d, so that the d + 1 members span d tangent directions");
+    validate_dim_within_input(options.dim, X.cols());
+    detail::require_min_degree(graph, options.dim, "ltsa", detail::ltsa_min_neighbors_reason);
     detail::require_connected(graph, "ltsa");
 
     const Matrix<double> points = X.template cast<double>();

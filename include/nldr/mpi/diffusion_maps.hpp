@@ -149,6 +149,7 @@ SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph, const
   clock.restart();
 
   detail::BottomPairs pairs = detail::bottom_eigenpairs(comm, op, null_vector, options.dim, options.eigen, "diffusion-maps");
+  detail::require_second_eigenvalue_nonzero(pairs, "diffusion-maps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;
   result.solver = pairs.solver;

@@ -112,6 +112,7 @@ SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph, 
 
   detail::BottomPairs pairs =
       detail::bottom_eigenpairs(comm, laplacian, null_vector, options.dim, options.eigen, "laplacian-eigenmaps");
+  detail::require_second_eigenvalue_nonzero(pairs, "laplacian-eigenmaps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;
   result.solver = pairs.solver;

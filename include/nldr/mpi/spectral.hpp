@@ -1,4 +1,4 @@
-// The distributed spectral routines shared by Laplacian Eigenmaps and diffusion maps: the union
+// The distributed spectral routines shared by the distributed methods: the union
 // symmetrization of a distributed graph, a symmetric PETSc MPIAIJ matrix on its rows, the bottom
 // eigenpairs by SLEPc's Krylov-Schur with shift-and-invert (MUMPS's distributed LU; plain
 // Krylov-Schur on the smallest eigenvalues does not converge on graph Laplacians) with the known
@@ -11,6 +11,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/mpi/collective.hpp>
+#include <nldr/mpi/exchange.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/row_blocks.hpp>
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -39,12 +41,15 @@ struct EigenOptions {
 
 /// This rank's rows of a distributed spectral embedding, its eigenvalues (the trivial pair dropped;
 /// Laplacian Eigenmaps: lambda of L f = lambda D f, ascending; diffusion maps: lambda of the Markov
-/// matrix, descending) and the kernel width used (t, or diffusion maps' bandwidth).
+/// matrix, descending; LLE and LTSA: those of M, ascending) and the kernel width used (t, or
+/// diffusion maps' bandwidth; 0 for LLE and LTSA).
 template <Real T>
 struct SpectralBlock {
   Matrix<T> coordinates;      ///< rows first() .. first() + rows - 1 of the N x d embedding
   Eigen::VectorXd eigenvalues;
   double t = 0;
+  /// LLE, LTSA: the bytes of neighbor indices and rows this rank sent to other ranks (the halo).
+  std::uint64_t bytes_sent = 0;
   int iterations = 0;         ///< SLEPc's restarts (iterations of other solvers)
   std::string solver;         ///< SLEPc's eigensolver and spectral transformation, e.g. "krylovschur+sinvert"
   StageTimes times;           ///< "symmetrize", "assembly", "eigensolve"
@@ -71,33 +76,15 @@ std::vector<std::vector<std::pair<T, index_t>>> union_rows(MPI_Comm comm, const 
     for (offset_t e = graph.offsets[std::size_t(i)]; e < graph.offsets[std::size_t(i) + 1]; ++e)
       outgoing[std::size_t(graph.blocks.owner(graph.indices[std::size_t(e)]))].push_back(
           {graph.indices[std::size_t(e)], first + i, graph.distances[std::size_t(e)]});
-  const auto per_rank = static_cast<std::size_t>(parts);
-  std::vector<int> send_counts(per_rank), receive_counts(per_rank), send_offsets(per_rank, 0), receive_offsets(per_rank, 0);
-  std::vector<Reverse> send;
-  collectively(comm, [&] {
-    if ((graph.indices.size() * sizeof(Reverse)) > std::size_t(INT_MAX))
-      throw_invalid("X", "the graph rows of one rank exceed one MPI message (2^31 - 1 bytes): use more ranks");
-  });
-  for (int r = 0; r < parts; ++r) {
-    send_counts[std::size_t(r)] = int(outgoing[std::size_t(r)].size() * sizeof(Reverse));
-    if (r > 0) send_offsets[std::size_t(r)] = send_offsets[std::size_t(r) - 1] + send_counts[std::size_t(r) - 1];
-    send.insert(send.end(), outgoing[std::size_t(r)].begin(), outgoing[std::size_t(r)].end());
-    outgoing[std::size_t(r)] = {};
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < parts; ++r)
-    receive_offsets[std::size_t(r)] = receive_offsets[std::size_t(r) - 1] + receive_counts[std::size_t(r) - 1];
-  std::vector<Reverse> received(std::size_t(receive_offsets.back() + receive_counts.back()) / sizeof(Reverse));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_counts.data(),
-                receive_offsets.data(), MPI_BYTE, comm);
-
+  const auto received = exchange(comm, outgoing);
   // Per row: own lists and reverse edges by index, a pair listed both ways once (the smaller
   // distance, as NeighborGraph keeps; both are the same squared_distance), then by (distance, index).
   std::vector<std::vector<std::pair<index_t, T>>> by_index(static_cast<std::size_t>(rows));
   for (index_t i = 0; i < rows; ++i)
     for (offset_t e = graph.offsets[std::size_t(i)]; e < graph.offsets[std::size_t(i) + 1]; ++e)
       by_index[std::size_t(i)].emplace_back(graph.indices[std::size_t(e)], graph.distances[std::size_t(e)]);
-  for (const Reverse& r : received) by_index[std::size_t(r.target - first)].emplace_back(r.source, r.distance);
+  for (const auto& from : received)
+    for (const Reverse& r : from) by_index[std::size_t(r.target - first)].emplace_back(r.source, r.distance);
   std::vector<std::vector<std::pair<T, index_t>>> out(static_cast<std::size_t>(rows));
   for (index_t i = 0; i < rows; ++i) {
     auto& list = by_index[std::size_t(i)];
@@ -200,8 +187,7 @@ struct BottomPairs {
 
 /// The `dim` smallest eigenpairs of `matrix` orthogonal to `null_vector` (M u = 0, unit norm), by
 /// Krylov-Schur on (M - shift I)^-1 through MUMPS (a collective call). `method` names the caller
-/// in errors. \throws nldr::convergence_error, nldr::disconnected_graph (a second eigenvalue below
-/// 1e-12: a second component of the graph), the same on every rank.
+/// in errors. \throws nldr::convergence_error, the same on every rank.
 inline BottomPairs bottom_eigenpairs(MPI_Comm comm, Mat matrix, Vec null_vector, index_t dim,
                                      const EigenOptions& options, const std::string& method) {
   OwnedEps eps;
@@ -259,12 +245,17 @@ inline BottomPairs bottom_eigenpairs(MPI_Comm comm, Mat matrix, Vec null_vector,
     for (PetscInt i = 0; i < local; ++i) pairs.vectors(i, c) = x[i];
     check(VecRestoreArrayRead(eigenvector, &x), "VecRestoreArrayRead");
   }
-  // A second component adds a second exact 0 (the first pair left after deflating the null vector);
-  // a connected graph's smallest non-trivial eigenvalue is far above rounding.
+  return pairs;
+}
+
+/// Refuses a graph Laplacian's second null eigenvalue: a second component adds a second exact 0
+/// (the first pair left after deflating the null vector), while a connected graph's smallest
+/// non-trivial eigenvalue of L_sym is far above rounding. (Not for LLE and LTSA, whose bottom
+/// eigenvalues fall like N^-2 towards rounding: they check the graph, nldr/mpi/components.hpp.)
+inline void require_second_eigenvalue_nonzero(const BottomPairs& pairs, const std::string& method) {
   if (pairs.values[0] < 1e-12)
     throw disconnected_graph(nldr::detail::concat(method, ": the graph is not connected (a second eigenvalue ",
                                                   pairs.values[0], " ~ 0): increase k"));
-  return pairs;
 }
 
 }  // namespace detail

@@ -34,14 +34,19 @@ struct IndexSets {
   }
 };
 
+/// Requires point i, with `degree` neighbors, to have at least `min_degree` (`why` explains the bound).
+inline void require_degree(index_t i, index_t degree, index_t min_degree, const std::string& method,
+                           const std::string& why) {
+  if (degree < min_degree)
+    throw_invalid("graph", method, ": point ", i, " has ", degree, " neighbor(s) but needs at least ", min_degree,
+                  " (", why, "): increase k, or set the selector's min_neighbors to ", min_degree);
+}
+
 /// Requires every point of `graph` to have at least `min_degree` neighbors (`why` explains the bound).
 template <Real T>
 void require_min_degree(const NeighborGraph<T>& graph, index_t min_degree, const std::string& method,
                         const std::string& why) {
-  for (index_t i = 0; i < graph.size(); ++i)
-    if (graph.degree(i) < min_degree)
-      throw_invalid("graph", method, ": point ", i, " has ", graph.degree(i), " neighbor(s) but needs at least ",
-                    min_degree, " (", why, "): increase k, or set the selector's min_neighbors to ", min_degree);
+  for (index_t i = 0; i < graph.size(); ++i) require_degree(i, graph.degree(i), min_degree, method, why);
 }
 
 /// Index sets [i, neighbors(i)...] (with_self) or [neighbors(i)...] from a neighbor graph.
