@@ -2,16 +2,16 @@
 //
 //   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps --k K --dim d [--json R.json]
 //
-// Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
-// the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
-// block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
+// Every rank reads its block of rows, the exact kNN graph is built by a spatial partition (low D) or
+// a ring pass of the blocks, the method's matrix is a PETSc matrix with rows local, SLEPc solves it,
+// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
 // rank 0 prints the one-line message.
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/io/json.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/diffusion_maps.hpp>
-#include <nldr/mpi/knn.hpp>
+#include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
@@ -29,7 +29,7 @@
 namespace {
 
 struct EmbedArguments {
-  std::string in, out, json, method = "laplacian-eigenmaps";
+  std::string in, out, json, method = "laplacian-eigenmaps", knn = "automatic";
   int k = 10;
   int dim = 2;
   double t = 0;                // laplacian-eigenmaps
@@ -60,8 +60,9 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   const auto points = nldr::mpi::read_npy_block<double>(comm, a.in);
   times.add("read", clock.seconds());
   clock.restart();
-  nldr::mpi::RingStatistics ring;
-  const auto graph = nldr::mpi::knearest(comm, points, a.k, &ring);
+  nldr::mpi::KnnStatistics search;
+  const auto knn = nldr::mpi::resolve_knn_algorithm(nldr::mpi::knn_algorithm_named(a.knn), points.rows.cols());
+  const auto graph = nldr::mpi::nearest_neighbors(comm, points, a.k, knn, &search);
   times.add("knn", clock.seconds());
   const auto embedding =
       diffusion ? nldr::mpi::diffusion_maps(comm, graph,
@@ -83,13 +84,15 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["k"] = a.k;
   report["dim"] = a.dim;
   report[diffusion ? "bandwidth" : "t"] = embedding.t;
+  report["knn_algorithm"] = std::string(nldr::mpi::knn_algorithm_name(knn));
   report["eigensolver"] = "slepc-" + embedding.solver;
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
   for (const auto& [stage, seconds] : times.stages) report["max_seconds_per_rank"][stage] = max_over_ranks(comm, seconds);
-  report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, ring.search_seconds);
-  report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, ring.exchange_seconds);
-  report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(ring.bytes_sent));
+  report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, search.search_seconds);
+  report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, search.exchange_seconds);
+  report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(search.bytes_sent));
+  report["max_knn_halo_queries_per_rank"] = max_over_ranks(comm, double(search.halo_queries));
   report["max_peak_memory_bytes_per_rank"] = max_over_ranks(comm, double(nldr::peak_memory_bytes()));
   nldr::mpi::collectively(comm, [&] {
     if (rank == 0 && !a.json.empty()) nldr::io::write_json(a.json, report);
@@ -118,6 +121,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   embed_command->add_option("--bandwidth", a.bandwidth,
                             "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
+      ->capture_default_str();
+  embed_command->add_option("--knn", a.knn, "kNN search: automatic (spatial for D <= 20, else ring), ring or spatial")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
   try {

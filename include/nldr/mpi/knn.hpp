@@ -54,18 +54,19 @@ struct GraphBlock {
   index_t rows() const { return index_t(offsets.size()) - 1; }
 };
 
-/// Traffic of one ring pass, for docs/scaling.md.
-struct RingStatistics {
-  std::uint64_t bytes_sent = 0;  ///< point values this rank sent, in bytes
-  double search_seconds = 0;     ///< time in the brute-force searches
-  double exchange_seconds = 0;   ///< time in MPI_Sendrecv (includes waiting for slower ranks)
+/// Time and traffic of one distributed kNN search (ring or spatial), for docs/scaling.md.
+struct KnnStatistics {
+  std::uint64_t bytes_sent = 0;  ///< bytes this rank sent to other ranks
+  double search_seconds = 0;     ///< time in the searches
+  double exchange_seconds = 0;   ///< time in MPI calls (includes waiting for slower ranks)
+  std::uint64_t halo_queries = 0;  ///< spatial partition: queries this rank sent to other slabs
 };
 
 /// The exact directed kNN graph of the distributed points, rows owned by the rank that owns the
 /// points (a collective call). Equal, row for row, to nldr::KNearest{k}(X) of all the points.
 /// \throws nldr::invalid_argument ("k") on every rank unless 1 <= k < N.
 template <Real T>
-GraphBlock<T> knearest(MPI_Comm comm, const PointBlock<T>& points, index_t k, RingStatistics* statistics = nullptr) {
+GraphBlock<T> knearest(MPI_Comm comm, const PointBlock<T>& points, index_t k, KnnStatistics* statistics = nullptr) {
   validate_neighbor_count(k, points.total(), "k");  // the same N on every rank: all throw or none
   using Entry = typename nldr::detail::NearestSet<T>::Entry;
   const int parts = points.blocks.parts(), rank = points.rank;
