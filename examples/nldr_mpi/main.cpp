@@ -4,15 +4,15 @@
 //
 // Every rank reads its block of rows, the exact kNN graph is built by a spatial partition (low D) or
 // a ring pass of the blocks, the method's matrix is a PETSc matrix with rows local, SLEPc solves it,
-// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
-// rank 0 prints the one-line message.
+// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. Errors: every
+// rank stops with exit status 1; rank 0 prints the one-line message.
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/io/json.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/diffusion_maps.hpp>
-#include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
+#include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
@@ -51,6 +51,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
                         "' is not distributed yet: nldr-mpi embeds with laplacian-eigenmaps or diffusion-maps (use the "
                         "single-process nldr tool for the others)");
   const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
+  const auto requested_knn = nldr::mpi::knn_algorithm_named(a.knn);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
     nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
   if (a.out == a.in) nldr::throw_invalid("out", "--out names the input file: choose another path");
@@ -61,7 +62,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   times.add("read", clock.seconds());
   clock.restart();
   nldr::mpi::KnnStatistics search;
-  const auto knn = nldr::mpi::resolve_knn_algorithm(nldr::mpi::knn_algorithm_named(a.knn), points.rows.cols());
+  const auto knn = nldr::mpi::resolve_knn_algorithm(requested_knn, points.rows.cols());
   const auto graph = nldr::mpi::nearest_neighbors(comm, points, a.k, knn, &search);
   times.add("knn", clock.seconds());
   const auto embedding =

@@ -160,8 +160,8 @@ TEST_CASE("the spatial partition confines the halo on a Swiss roll", "[mpi][knn]
   // were the slabs mixed up, every point would query every other slab, N (P - 1) queries.
   const nldr::index_t n = 4000, k = 10;
   const auto roll = nldr::datasets::swiss_roll<double>({.n = n, .seed = 6}).points;
-  const auto points = nldr::mpi::hand_in_block<double>(
-      mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm))));
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(roll, blocks));
   nldr::mpi::KnnStatistics statistics;
   mpi_test::check_same_rows(nldr::mpi::spatial_nearest_neighbors(mpi_test::comm, points, k, &statistics),
                             nldr::KNearest{k}(roll));

@@ -5,7 +5,7 @@
 // against the block it holds with the search KNearest uses for D, on that block: the blocked
 // brute force (nldr/neighbors/detail/brute_force.hpp) for high D, time O(N^2 D / P) per rank, or
 // a k-d tree of the block for low D, time O(N log(N / P)) per rank (every rank still queries every
-// block: a spatial partition with halo exchange would make it O((N / P) log N)). Memory
+// block: the spatial partition of nldr/mpi/spatial_knn.hpp makes it O((N / P) log(N / P))). Memory
 // O(N D / P + N k / P): the own block, the travelling block and its receive buffer, the lists.
 //
 // The result equals KNearest's graph exactly: both rank the points of a query by (distance, index)

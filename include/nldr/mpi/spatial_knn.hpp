@@ -201,10 +201,10 @@ GraphBlock<T> spatial_nearest_neighbors(MPI_Comm comm, const PointBlock<T>& poin
   std::vector<std::vector<Entry>> lists(static_cast<std::size_t>(m));
   if (m > 0) {
     const auto order = tree->leaf_order();  // neighbors in space close in this order: cache reuse
-    const std::int64_t blocks = (std::int64_t(m) + nldr::detail::kdtree_query_block - 1) / nldr::detail::kdtree_query_block;
+    const std::int64_t block = nldr::detail::kdtree_query_block, blocks = (std::int64_t(m) + block - 1) / block;
     parallel_for(0, blocks, [&](std::int64_t b) {
-      const std::int64_t end = std::min<std::int64_t>(m, (b + 1) * nldr::detail::kdtree_query_block);
-      for (std::int64_t a = b * nldr::detail::kdtree_query_block; a < end; ++a) {
+      const std::int64_t end = std::min<std::int64_t>(m, (b + 1) * block);
+      for (std::int64_t a = b * block; a < end; ++a) {
         const auto i = index_t(order[std::size_t(a)]);
         lists[std::size_t(i)] = nearest_in_slab(rows.row(i), i, unlimited);
       }
