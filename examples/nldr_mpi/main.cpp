@@ -3,19 +3,19 @@
 //
 //   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|hessian-lle|ltsa --k K --dim d [--json R.json]
 //
-// Every rank reads its block of rows, the exact kNN graph is built by a ring pass of the blocks,
-// the method's matrix is a PETSc matrix with rows local, SLEPc solves it, and rank 0 writes Y.npy block by
-// block through a temporary file renamed at the end. Errors: every rank stops with exit status 1;
-// rank 0 prints the one-line message.
+// Every rank reads its block of rows, the exact kNN graph is built by a spatial partition (low D) or
+// a ring pass of the blocks, the method's matrix is a PETSc matrix with rows local, SLEPc solves it,
+// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. Errors: every
+// rank stops with exit status 1; rank 0 prints the one-line message.
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/io/json.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/diffusion_maps.hpp>
-#include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/lle.hpp>
 #include <nldr/mpi/ltsa.hpp>
+#include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
@@ -33,7 +33,7 @@
 namespace {
 
 struct EmbedArguments {
-  std::string in, out, json, method = "laplacian-eigenmaps";
+  std::string in, out, json, method = "laplacian-eigenmaps", knn = "automatic";
   int k = 10;
   int dim = 2;
   double t = 0;                // laplacian-eigenmaps
@@ -106,6 +106,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
     nldr::throw_invalid("method", "method '", a.method, "' is not distributed yet: nldr-mpi embeds with ",
                         method_names(), " (use the single-process nldr tool for the others)");
   const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
+  const auto requested_knn = nldr::mpi::knn_algorithm_named(a.knn);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
     nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
   if (a.out == a.in) nldr::throw_invalid("out", "--out names the input file: choose another path");
@@ -115,8 +116,9 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   const auto points = nldr::mpi::read_npy_block<double>(comm, a.in);
   times.add("read", clock.seconds());
   clock.restart();
-  nldr::mpi::RingStatistics ring;
-  const auto graph = nldr::mpi::knearest(comm, points, a.k, &ring);
+  nldr::mpi::KnnStatistics search;
+  const auto knn = nldr::mpi::resolve_knn_algorithm(requested_knn, points.rows.cols());
+  const auto graph = nldr::mpi::nearest_neighbors(comm, points, a.k, knn, &search);
   times.add("knn", clock.seconds());
   const Embedding embedding = method->embed(comm, points, graph, a);
   for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
@@ -133,13 +135,15 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["k"] = a.k;
   report["dim"] = a.dim;
   if (method->width_key) report[method->width_key] = embedding.t;
+  report["knn_algorithm"] = std::string(nldr::mpi::knn_algorithm_name(knn));
   report["eigensolver"] = "slepc-" + embedding.solver;
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
   for (const auto& [stage, seconds] : times.stages) report["max_seconds_per_rank"][stage] = max_over_ranks(comm, seconds);
-  report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, ring.search_seconds);
-  report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, ring.exchange_seconds);
-  report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(ring.bytes_sent));
+  report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, search.search_seconds);
+  report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, search.exchange_seconds);
+  report["max_bytes_sent_per_rank_knn"] = max_over_ranks(comm, double(search.bytes_sent));
+  report["max_knn_halo_queries_per_rank"] = max_over_ranks(comm, double(search.halo_queries));
   report["max_bytes_sent_per_rank_halo"] = max_over_ranks(comm, double(embedding.bytes_sent));
   report["max_peak_memory_bytes_per_rank"] = max_over_ranks(comm, double(nldr::peak_memory_bytes()));
   nldr::mpi::collectively(comm, [&] {
@@ -174,6 +178,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   embed_command->add_option("--hessian-tol", a.hessian_tol,
                             "hessian-lle: Hessian-estimator columns whose sum is below this are not rescaled")
+      ->capture_default_str();
+  embed_command->add_option("--knn", a.knn, "kNN search: automatic (spatial for D <= 20, else ring), ring or spatial")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
   try {

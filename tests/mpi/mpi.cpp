@@ -22,6 +22,7 @@
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/lle.hpp>
 #include <nldr/mpi/ltsa.hpp>
+#include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
@@ -107,26 +108,82 @@ class SharedScratch {
 
 }  // namespace mpi_test
 
-TEMPLATE_TEST_CASE("the ring-pass kNN graph equals KNearest's exactly, ties by index", "[mpi][knn]", float, double) {
+TEMPLATE_TEST_CASE("the ring-pass and spatial kNN graphs equal KNearest's exactly, ties by index", "[mpi][knn]", float,
+                   double) {
   using T = TestType;
-  // D = 4: each block is searched by a k-d tree; D = 24 (> kdtree_max_dimension): by the brute force.
-  for (const Eigen::Index dim : {4, 24}) {
-    const auto X = mpi_test::tied_points<T>(240, dim, 5);
-    for (const nldr::index_t k : {1, 7, 30}) {
-      const auto reference = nldr::KNearest{k}(X);
-      const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
-      const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
-      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, k), reference);
-      const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
-                                                      mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
-      mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, uneven, k), reference);
+  for (const auto& [algorithm, name] : nldr::mpi::knn_algorithms) {
+    INFO("knn = " << name);
+    // D = 4: each block or slab is searched by a k-d tree; D = 24 (> kdtree_max_dimension): the
+    // ring by the brute force (the spatial partition by its k-d tree all the same).
+    for (const Eigen::Index dim : {4, 24}) {
+      const auto X = mpi_test::tied_points<T>(240, dim, 5);
+      for (const nldr::index_t k : {1, 7, 30}) {
+        const auto reference = nldr::KNearest{k}(X);
+        const auto even = nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm));
+        const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, even));
+        mpi_test::check_same_rows(nldr::mpi::nearest_neighbors(mpi_test::comm, points, k, algorithm), reference);
+        const auto uneven = nldr::mpi::hand_in_block<T>(mpi_test::comm,
+                                                        mpi_test::rows_of(X, mpi_test::uneven_blocks(X.rows())));
+        mpi_test::check_same_rows(nldr::mpi::nearest_neighbors(mpi_test::comm, uneven, k, algorithm), reference);
+      }
     }
+    // A Swiss roll (D = 3, no ties): the same graph all the same.
+    const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .noise = 0.1, .seed = 3}).points;
+    const auto points = nldr::mpi::hand_in_block<T>(
+        mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm))));
+    mpi_test::check_same_rows(nldr::mpi::nearest_neighbors(mpi_test::comm, points, 10, algorithm),
+                              nldr::KNearest{10}(roll));
   }
-  // A Swiss roll (D = 3, no ties): the same graph all the same.
-  const auto roll = nldr::datasets::swiss_roll<T>({.n = 300, .noise = 0.1, .seed = 3}).points;
-  const auto points = nldr::mpi::hand_in_block<T>(
-      mpi_test::comm, mpi_test::rows_of(roll, nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm))));
-  mpi_test::check_same_rows(nldr::mpi::knearest(mpi_test::comm, points, 10), nldr::KNearest{10}(roll));
+}
+
+TEMPLATE_TEST_CASE("the spatial kNN graph is exact when slabs are degenerate or hold fewer than k points",
+                   "[mpi][knn][spatial]", float, double) {
+  using T = TestType;
+  const auto check = [](const nldr::Matrix<T>& X, nldr::index_t k) {
+    const auto reference = nldr::KNearest{k}(X);
+    for (const auto& blocks : {nldr::mpi::RowBlocks::even(std::uint64_t(X.rows()), nldr::mpi::size_of(mpi_test::comm)),
+                               mpi_test::uneven_blocks(X.rows())}) {
+      const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
+      mpi_test::check_same_rows(nldr::mpi::spatial_nearest_neighbors(mpi_test::comm, points, k), reference);
+    }
+  };
+  // All points on the slab boundaries: the split axis (0, the widest) takes only the values 0 and
+  // 10, so the quantiles fall inside runs of equal coordinates and the slabs' extents coincide.
+  auto X = mpi_test::tied_points<T>(120, 3, 8);
+  for (nldr::index_t i = 0; i < X.rows(); ++i) X(i, 0) = T(10 * (i % 3 == 0));
+  for (const nldr::index_t k : {1, 7, 30}) check(X, k);
+  // All points identical: every distance 0, the lists by index alone.
+  check(nldr::Matrix<T>::Constant(50, 3, T(1.5)), 7);
+  // Slabs of 20 (2 ranks) or 13 to 14 points (3 ranks) with k = 30: every point queries every slab.
+  check(mpi_test::tied_points<T>(40, 3, 4), 30);
+}
+
+TEST_CASE("the spatial partition confines the halo on a Swiss roll", "[mpi][knn][spatial]") {
+  // Slabs along the roll's widest axis: only points within their k-th distance of a slab's edge
+  // are sent as queries (measured: 331 at 2 ranks, 1070 at 3, 8 to 13% of N per slab boundary);
+  // were the slabs mixed up, every point would query every other slab, N (P - 1) queries.
+  const nldr::index_t n = 4000, k = 10;
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = n, .seed = 6}).points;
+  const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
+  const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(roll, blocks));
+  nldr::mpi::KnnStatistics statistics;
+  mpi_test::check_same_rows(nldr::mpi::spatial_nearest_neighbors(mpi_test::comm, points, k, &statistics),
+                            nldr::KNearest{k}(roll));
+  std::uint64_t queries = statistics.halo_queries;
+  MPI_Allreduce(MPI_IN_PLACE, &queries, 1, MPI_UINT64_T, MPI_SUM, mpi_test::comm);
+  INFO("halo queries: " << queries);
+  const int parts = nldr::mpi::size_of(mpi_test::comm);
+  CHECK(queries <= std::uint64_t(n / 4 * (parts - 1)));  // 0 at 1 rank
+}
+
+TEST_CASE("automatic kNN is the spatial partition where KNearest uses a k-d tree, the ring above", "[mpi][knn]") {
+  using nldr::mpi::KnnAlgorithm;
+  CHECK(nldr::mpi::resolve_knn_algorithm(KnnAlgorithm::automatic, 3) == KnnAlgorithm::spatial);
+  CHECK(nldr::mpi::resolve_knn_algorithm(KnnAlgorithm::automatic, 24) == KnnAlgorithm::ring);
+  CHECK(nldr::mpi::resolve_knn_algorithm(KnnAlgorithm::ring, 3) == KnnAlgorithm::ring);
+  CHECK(nldr::mpi::knn_algorithm_named("spatial") == KnnAlgorithm::spatial);
+  CHECK_THROWS_CONTAINING(nldr::mpi::knn_algorithm_named("tree"), nldr::invalid_argument,
+                          "knn = 'tree' is not a distributed kNN algorithm: use one of automatic, ring, spatial");
 }
 
 TEMPLATE_TEST_CASE("read_npy_block reads each rank's rows as parse_npy reads the whole file", "[mpi][npy]", float, double) {

@@ -11,7 +11,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/types.hpp>
-#include <nldr/mpi/exchange.hpp>
+#include <nldr/mpi/all_to_all.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/spectral.hpp>
 
@@ -56,14 +56,13 @@ void require_connected(MPI_Comm comm, const GraphBlock<T>& graph, const std::str
     for (const auto& [i, j] : across)
       outgoing[std::size_t(graph.blocks.owner(j))].push_back({j, label[std::size_t(find(i))]});
     changed = 0;
-    for (const auto& from : exchange(comm, outgoing))
-      for (const Label& l : from) {
-        index_t& mine = label[std::size_t(find(l.target - first))];
-        if (l.label < mine) {
-          mine = l.label;
-          changed = 1;
-        }
+    for (const Label& l : all_to_all(comm, outgoing).items) {
+      index_t& mine = label[std::size_t(find(l.target - first))];
+      if (l.label < mine) {
+        mine = l.label;
+        changed = 1;
       }
+    }
     MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_MAX, comm);
   }
   // One point per component keeps its own index as the label: the component's smallest.

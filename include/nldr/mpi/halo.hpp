@@ -4,7 +4,7 @@
 #pragma once
 
 #include <nldr/core/types.hpp>
-#include <nldr/mpi/exchange.hpp>
+#include <nldr/mpi/all_to_all.hpp>
 #include <nldr/mpi/point_block.hpp>
 
 #include <Eigen/Core>
@@ -49,19 +49,19 @@ HaloTable fetch_halo(MPI_Comm comm, const PointBlock<T>& points, std::vector<ind
       table.fetched.push_back(i);
     }
   wanted = {};
-  const auto asked = exchange(comm, requests, &table.bytes_sent);
+  const auto asked = all_to_all(comm, requests, &table.bytes_sent);
   // Rows go back in the order asked, one flat run of D values per row.
   std::vector<std::vector<T>> replies(static_cast<std::size_t>(parts));
   for (int r = 0; r < parts; ++r)
-    for (index_t i : asked[std::size_t(r)])
+    for (index_t i : asked.from(r))
       for (Eigen::Index c = 0; c < dim; ++c) replies[std::size_t(r)].push_back(points.rows(i - table.first, c));
-  const auto answers = exchange(comm, replies, &table.bytes_sent);
+  const auto answers = all_to_all(comm, replies, &table.bytes_sent);
+  replies = {};
   table.rows.resize(table.own + index_t(table.fetched.size()), dim);
   table.rows.topRows(table.own) = points.rows.template cast<double>();
   index_t row = table.own;  // answers arrive by rank, and the ranks' blocks ascend: global order
-  for (const auto& from : answers)
-    for (std::size_t a = 0; a < from.size(); a += std::size_t(dim), ++row)
-      for (Eigen::Index c = 0; c < dim; ++c) table.rows(row, c) = double(from[a + std::size_t(c)]);
+  for (std::size_t a = 0; a < answers.items.size(); a += std::size_t(dim), ++row)
+    for (Eigen::Index c = 0; c < dim; ++c) table.rows(row, c) = double(answers.items[a + std::size_t(c)]);
   return table;
 }
 

@@ -5,7 +5,7 @@
 // against the block it holds with the search KNearest uses for D, on that block: the blocked
 // brute force (nldr/neighbors/detail/brute_force.hpp) for high D, time O(N^2 D / P) per rank, or
 // a k-d tree of the block for low D, time O(N log(N / P)) per rank (every rank still queries every
-// block: a spatial partition with halo exchange would make it O((N / P) log N)). Memory
+// block: the spatial partition of nldr/mpi/spatial_knn.hpp makes it O((N / P) log(N / P))). Memory
 // O(N D / P + N k / P): the own block, the travelling block and its receive buffer, the lists.
 //
 // The result equals KNearest's graph exactly: both rank the points of a query by (distance, index)
@@ -54,18 +54,19 @@ struct GraphBlock {
   index_t rows() const { return index_t(offsets.size()) - 1; }
 };
 
-/// Traffic of one ring pass, for docs/scaling.md.
-struct RingStatistics {
-  std::uint64_t bytes_sent = 0;  ///< point values this rank sent, in bytes
-  double search_seconds = 0;     ///< time in the brute-force searches
-  double exchange_seconds = 0;   ///< time in MPI_Sendrecv (includes waiting for slower ranks)
+/// Time and traffic of one distributed kNN search (ring or spatial), for docs/scaling.md.
+struct KnnStatistics {
+  std::uint64_t bytes_sent = 0;  ///< bytes this rank sent to other ranks
+  double search_seconds = 0;     ///< time in the searches
+  double exchange_seconds = 0;   ///< time in MPI calls (includes waiting for slower ranks)
+  std::uint64_t halo_queries = 0;  ///< spatial partition: queries this rank sent to other slabs
 };
 
 /// The exact directed kNN graph of the distributed points, rows owned by the rank that owns the
 /// points (a collective call). Equal, row for row, to nldr::KNearest{k}(X) of all the points.
 /// \throws nldr::invalid_argument ("k") on every rank unless 1 <= k < N.
 template <Real T>
-GraphBlock<T> knearest(MPI_Comm comm, const PointBlock<T>& points, index_t k, RingStatistics* statistics = nullptr) {
+GraphBlock<T> knearest(MPI_Comm comm, const PointBlock<T>& points, index_t k, KnnStatistics* statistics = nullptr) {
   validate_neighbor_count(k, points.total(), "k");  // the same N on every rank: all throw or none
   using Entry = typename nldr::detail::NearestSet<T>::Entry;
   const int parts = points.blocks.parts(), rank = points.rank;

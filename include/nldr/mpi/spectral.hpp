@@ -11,7 +11,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/mpi/collective.hpp>
-#include <nldr/mpi/exchange.hpp>
+#include <nldr/mpi/all_to_all.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/row_blocks.hpp>
@@ -76,15 +76,15 @@ std::vector<std::vector<std::pair<T, index_t>>> union_rows(MPI_Comm comm, const 
     for (offset_t e = graph.offsets[std::size_t(i)]; e < graph.offsets[std::size_t(i) + 1]; ++e)
       outgoing[std::size_t(graph.blocks.owner(graph.indices[std::size_t(e)]))].push_back(
           {graph.indices[std::size_t(e)], first + i, graph.distances[std::size_t(e)]});
-  const auto received = exchange(comm, outgoing);
+  const auto received = all_to_all(comm, outgoing);
+  outgoing = {};
   // Per row: own lists and reverse edges by index, a pair listed both ways once (the smaller
   // distance, as NeighborGraph keeps; both are the same squared_distance), then by (distance, index).
   std::vector<std::vector<std::pair<index_t, T>>> by_index(static_cast<std::size_t>(rows));
   for (index_t i = 0; i < rows; ++i)
     for (offset_t e = graph.offsets[std::size_t(i)]; e < graph.offsets[std::size_t(i) + 1]; ++e)
       by_index[std::size_t(i)].emplace_back(graph.indices[std::size_t(e)], graph.distances[std::size_t(e)]);
-  for (const auto& from : received)
-    for (const Reverse& r : from) by_index[std::size_t(r.target - first)].emplace_back(r.source, r.distance);
+  for (const Reverse& r : received.items) by_index[std::size_t(r.target - first)].emplace_back(r.source, r.distance);
   std::vector<std::vector<std::pair<T, index_t>>> out(static_cast<std::size_t>(rows));
   for (index_t i = 0; i < rows; ++i) {
     auto& list = by_index[std::size_t(i)];
