@@ -229,8 +229,9 @@ struct Smacof {
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
     // delta and the classical start's B; weights and the Cholesky factor of V; non-metric: the sorted
-    // pairs (N^2 / 2 x 32 bytes) and one run's copy with the regression's workspace (N^2 / 2 x 56 bytes)
-    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 6);
+    // pairs with their sort keys (N^2 / 2 x 32 bytes) and one run's distances, regression and copies
+    // (N^2 / 2 x 48 bytes at most)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 5);
     detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 
