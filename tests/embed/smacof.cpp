@@ -236,6 +236,76 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
   }
 }
 
+TEST_CASE("Large tie blocks: the non-metric pass equals a textbook regression, ties primary or secondary",
+          "[smacof]") {
+  using namespace smacof_test;
+  // 100 points (one repeated: equal distances, kept in row-major order), dissimilarities 1..5: tie
+  // blocks of ~1000 pairs (sorted by distance with buckets, not by insertion alone), two chunks of the
+  // pass. Reference: pairs ordered by (delta, distance) (primary) or each block averaged (secondary),
+  // then pool-adjacent-violators written out plainly, means by division.
+  const int n = 100;
+  auto fixture = random_stress_problem(n, 41, true, 0.2);
+  const nldr::Matrix<double>& X = fixture.X;
+  auto& problem = fixture.problem;
+  problem.delta = (problem.delta.array() * 1.4).round();
+  const nldr::Matrix<double> D = distances(X);
+  for (const auto ties : {nldr::TieApproach::primary, nldr::TieApproach::secondary})
+    for (const bool weighted : {false, true}) {
+      INFO("secondary " << (ties == nldr::TieApproach::secondary) << " weighted " << weighted);
+      problem.ties = ties;
+      problem.weights = weighted ? fixture.W : nldr::Matrix<double>();
+      auto w = [&](int i, int j) { return weighted ? fixture.W(i, j) : 1.0; };
+      // Entries in regression order: a pair each (primary) or a tie block each (secondary).
+      struct Entry {
+        double delta, value, weight;
+        std::vector<std::pair<int, int>> pairs;
+      };
+      std::vector<Entry> entries;
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) entries.push_back({problem.delta(i, j), D(i, j), w(i, j), {{i, j}}});
+      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return a.delta < b.delta || (a.delta == b.delta && a.value < b.value);
+      });
+      if (ties == nldr::TieApproach::secondary) {
+        std::vector<Entry> blocks;
+        for (const Entry& e : entries) {
+          if (blocks.empty() || blocks.back().delta != e.delta) blocks.push_back({e.delta, 0, 0, {}});
+          blocks.back().value += e.weight * e.value;
+          blocks.back().weight += e.weight;
+          blocks.back().pairs.push_back(e.pairs[0]);
+        }
+        for (Entry& b : blocks) b.value /= b.weight;
+        entries = blocks;
+      }
+      std::vector<Entry> pooled;
+      for (Entry e : entries) {
+        while (!pooled.empty() && pooled.back().value >= e.value) {
+          const Entry& last = pooled.back();
+          e.value = (last.weight * last.value + e.weight * e.value) / (last.weight + e.weight);
+          e.weight += last.weight;
+          e.pairs.insert(e.pairs.end(), last.pairs.begin(), last.pairs.end());
+          pooled.pop_back();
+        }
+        pooled.push_back(e);
+      }
+      double fit_norm = 0, target = 0;
+      for (const Entry& e : pooled) fit_norm += e.weight * e.value * e.value;
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) target += w(i, j) * problem.delta(i, j) * problem.delta(i, j);
+      nldr::Matrix<double> dhat = nldr::Matrix<double>::Zero(n, n);
+      for (const Entry& e : pooled)
+        for (const auto& [i, j] : e.pairs) dhat(i, j) = std::sqrt(target / fit_norm) * e.value;
+      const nldr::detail::SortedPairs sorted(problem);
+      REQUIRE(sorted.ties.size() >= 5);
+      REQUIRE(sorted.ties.front().second - sorted.ties.front().first > 16);
+      nldr::detail::MonotoneRegression regression(sorted, ties);
+      for (int repeat = 0; repeat < 2; ++repeat) {  // the second fit starts from the order the first left
+        CHECK_THAT(regression.fit(X), WithinRel(std::sqrt(target / fit_norm), 1e-12));
+        check_pass(regression.stress_pass(X), stress_definition(dhat, problem.weights, X));
+      }
+    }
+}
+
 TEST_CASE("The non-metric stress pass, in dissimilarity order, equals its definition", "[smacof]") {
   using namespace smacof_test;
   // 150 points: 11,175 pairs in three chunks of the pass; with and without weights, a repeated point

@@ -309,14 +309,19 @@ inline void check_majorization_memory(Eigen::Index n, Eigen::Index dim, int matr
                limit);
 }
 
-/// Euclidean distances of the rows of X (N x D) in double, N x N.
+/// Euclidean distances of the rows of X (N x D) in double, N x N: each pair once (i < j), mirrored
+/// (exact: the same terms in the same order).
 template <class Derived>
 Matrix<double> euclidean_dissimilarities(const Eigen::MatrixBase<Derived>& X) {
   const Eigen::Index n = X.rows();
   const Matrix<double> points = X.template cast<double>();
   Matrix<double> delta(n, n);
   parallel_for(0, n, [&](std::int64_t i) {
-    for (Eigen::Index j = 0; j < n; ++j) delta(i, j) = (points.row(i) - points.row(j)).norm();
+    delta(i, i) = 0;
+    for (Eigen::Index j = i + 1; j < n; ++j) delta(i, j) = (points.row(i) - points.row(j)).norm();
+  });
+  parallel_for(0, n, [&](std::int64_t i) {
+    for (Eigen::Index j = 0; j < i; ++j) delta(i, j) = delta(j, i);
   });
   return delta;
 }
@@ -519,7 +524,8 @@ struct SortedPairs {
   /// value), in row-major order within each; each bucket is then sorted on its own by (delta, i, j).
   /// That reads the N x N matrix in its own order three times and sorts buckets of a few pairs in cache
   /// (a bucket crowded by a skewed spread is still sorted in O(k log k)), where one comparison sort of
-  /// all N^2 / 2 keys took 5-10x as long. The order is unique, so it does not depend on the thread count.
+  /// all N^2 / 2 keys took 2.7x as long (N = 2000). The order is unique: it does not depend on the
+  /// thread count.
   explicit SortedPairs(const MajorizationProblem& problem) {
     struct Key {
       double delta;
@@ -733,10 +739,17 @@ class MonotoneRegression {
                 const Pair pair = pairs_[p];
                 const double *xi = x + pair.i * d, *xj = x + pair.j * d;
                 double *si = slot + pair.i * d, *sj = slot + pair.j * d;
-                for (Eigen::Index k = 0; k < d; ++k) {
-                  const double term = r * (xi[k] - xj[k]);
-                  si[k] += term;
-                  sj[k] -= term;
+                if constexpr (fixed > 0) {  // one vector operation per step for d = 2 (SSE2)
+                  using Point = Eigen::Array<double, decltype(fixed)::value, 1>;
+                  const Point term = r * (Eigen::Map<const Point>(xi) - Eigen::Map<const Point>(xj));
+                  Eigen::Map<Point>(si) += term;
+                  Eigen::Map<Point>(sj) -= term;
+                } else {
+                  for (Eigen::Index k = 0; k < d; ++k) {
+                    const double term = r * (xi[k] - xj[k]);
+                    si[k] += term;
+                    sj[k] -= term;
+                  }
                 }
               }
             }
