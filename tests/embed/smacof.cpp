@@ -1,7 +1,8 @@
 // SMACOF (metric and non-metric): stress 0 on Euclidean distances (closed form), stress equal to or
 // below scikit-learn 1.2's MDS and R's MASS::isoMDS on committed data (tests/data/make_mds_references.py),
 // missing dissimilarities through weights, the monotone regression against its min-max formula (in
-// chunks too), both stress passes against their pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
+// chunks too) and, with large tie blocks, against a textbook one, both stress passes against their
+// pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
 #include "catch.hpp"
 #include "mds_references.hpp"
 
