@@ -1,7 +1,8 @@
 // SMACOF (metric and non-metric): stress 0 on Euclidean distances (closed form), stress equal to or
 // below scikit-learn 1.2's MDS and R's MASS::isoMDS on committed data (tests/data/make_mds_references.py),
 // missing dissimilarities through weights, the monotone regression against its min-max formula (in
-// chunks too), both stress passes against their pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
+// chunks too) and, with large tie blocks, against a textbook one, both stress passes against their
+// pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
 #include "catch.hpp"
 #include "mds_references.hpp"
 
@@ -191,7 +192,7 @@ TEMPLATE_TEST_CASE("SMACOF with weights ignores missing dissimilarities", "[smac
 TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary or secondary", "[smacof]") {
   using namespace smacof_test;
   nldr::Random random(4);
-  std::vector<std::size_t> ends;
+  nldr::detail::PoolBuffer buffer;
   for (int trial = 0; trial < 20; ++trial) {
     std::vector<double> y(12), w(12);
     for (std::size_t k = 0; k < y.size(); ++k) y[k] = random.normal(), w[k] = 0.1 + random.uniform();
@@ -201,9 +202,13 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
     // One chunk, and chunks of 1, 3 and 5 entries pooled on their own and then across their boundaries.
     for (const std::size_t chunk : {std::size_t(1) << 16, std::size_t(1), std::size_t(3), std::size_t(5)}) {
       INFO("chunk " << chunk);
-      auto fit = y, fit_weights = w;
-      CHECK_THAT(nldr::detail::pool_adjacent_violators(fit, fit_weights, ends, chunk), WithinRel(squares, 1e-12));
-      for (std::size_t k = 0; k < y.size(); ++k) CHECK_THAT(fit[k], WithinAbs(expected[k], 1e-12));
+      const auto fit = nldr::detail::pool_adjacent_violators(y.data(), w.data(), nullptr, y.size(), buffer, chunk);
+      CHECK_THAT(fit.squares, WithinRel(squares, 1e-12));
+      // Entry k takes the mean of the block it falls in; the blocks end where they say, in order.
+      std::size_t k = 0;
+      for (std::size_t b = 0; b < fit.count; ++b)
+        for (; k < buffer.data()[b].end; ++k) CHECK_THAT(buffer.data()[b].value, WithinAbs(expected[k], 1e-12));
+      CHECK(k == y.size());
     }
   }
   // Four points; pairs (0,1), (0,2) tied at delta 1, the others at 2. A configuration on a line with
@@ -221,7 +226,8 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
   for (const auto& [ties, fit] : {std::pair{nldr::TieApproach::primary, D},
                                   std::pair{nldr::TieApproach::secondary, secondary_fit}}) {
     problem.ties = ties;
-    nldr::detail::MonotoneRegression regression(problem);
+    const nldr::detail::SortedPairs sorted(problem);
+    nldr::detail::MonotoneRegression regression(sorted, ties);
     const double scale = regression.fit(X);
     double norm = 0;
     for (int i = 0; i < 4; ++i)
@@ -229,6 +235,76 @@ TEST_CASE("SMACOF's monotone regression equals the min-max formula; ties primary
     CHECK_THAT(scale, WithinRel(std::sqrt(18 / norm), 1e-12));
     check_pass(regression.stress_pass(X), stress_definition(scale * fit, unit, X));
   }
+}
+
+TEST_CASE("Large tie blocks: the non-metric pass equals a textbook regression, ties primary or secondary",
+          "[smacof]") {
+  using namespace smacof_test;
+  // 100 points (one repeated: equal distances, kept in row-major order), dissimilarities 1..5: tie
+  // blocks of ~1000 pairs (sorted by distance with buckets, not by insertion alone), two chunks of the
+  // pass. Reference: pairs ordered by (delta, distance) (primary) or each block averaged (secondary),
+  // then pool-adjacent-violators written out plainly, means by division.
+  const int n = 100;
+  auto fixture = random_stress_problem(n, 41, true, 0.2);
+  const nldr::Matrix<double>& X = fixture.X;
+  auto& problem = fixture.problem;
+  problem.delta = (problem.delta.array() * 1.4).round();
+  const nldr::Matrix<double> D = distances(X);
+  for (const auto ties : {nldr::TieApproach::primary, nldr::TieApproach::secondary})
+    for (const bool weighted : {false, true}) {
+      INFO("secondary " << (ties == nldr::TieApproach::secondary) << " weighted " << weighted);
+      problem.ties = ties;
+      problem.weights = weighted ? fixture.W : nldr::Matrix<double>();
+      auto w = [&](int i, int j) { return weighted ? fixture.W(i, j) : 1.0; };
+      // Entries in regression order: a pair each (primary) or a tie block each (secondary).
+      struct Entry {
+        double delta, value, weight;
+        std::vector<std::pair<int, int>> pairs;
+      };
+      std::vector<Entry> entries;
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) entries.push_back({problem.delta(i, j), D(i, j), w(i, j), {{i, j}}});
+      std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return a.delta < b.delta || (a.delta == b.delta && a.value < b.value);
+      });
+      if (ties == nldr::TieApproach::secondary) {
+        std::vector<Entry> blocks;
+        for (const Entry& e : entries) {
+          if (blocks.empty() || blocks.back().delta != e.delta) blocks.push_back({e.delta, 0, 0, {}});
+          blocks.back().value += e.weight * e.value;
+          blocks.back().weight += e.weight;
+          blocks.back().pairs.push_back(e.pairs[0]);
+        }
+        for (Entry& b : blocks) b.value /= b.weight;
+        entries = blocks;
+      }
+      std::vector<Entry> pooled;
+      for (Entry e : entries) {
+        while (!pooled.empty() && pooled.back().value >= e.value) {
+          const Entry& last = pooled.back();
+          e.value = (last.weight * last.value + e.weight * e.value) / (last.weight + e.weight);
+          e.weight += last.weight;
+          e.pairs.insert(e.pairs.end(), last.pairs.begin(), last.pairs.end());
+          pooled.pop_back();
+        }
+        pooled.push_back(e);
+      }
+      double fit_norm = 0, target = 0;
+      for (const Entry& e : pooled) fit_norm += e.weight * e.value * e.value;
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) target += w(i, j) * problem.delta(i, j) * problem.delta(i, j);
+      nldr::Matrix<double> dhat = nldr::Matrix<double>::Zero(n, n);
+      for (const Entry& e : pooled)
+        for (const auto& [i, j] : e.pairs) dhat(i, j) = std::sqrt(target / fit_norm) * e.value;
+      const nldr::detail::SortedPairs sorted(problem);
+      REQUIRE(sorted.ties.size() >= 5);
+      REQUIRE(sorted.ties.front().second - sorted.ties.front().first > 16);
+      nldr::detail::MonotoneRegression regression(sorted, ties);
+      for (int repeat = 0; repeat < 2; ++repeat) {  // the second fit starts from the order the first left
+        CHECK_THAT(regression.fit(X), WithinRel(std::sqrt(target / fit_norm), 1e-12));
+        check_pass(regression.stress_pass(X), stress_definition(dhat, problem.weights, X));
+      }
+    }
 }
 
 TEST_CASE("The non-metric stress pass, in dissimilarity order, equals its definition", "[smacof]") {
@@ -244,10 +320,11 @@ TEST_CASE("The non-metric stress pass, in dissimilarity order, equals its defini
   for (const bool weighted : {false, true}) {
     INFO("weighted " << weighted);
     problem.weights = weighted ? W : nldr::Matrix<double>();
-    nldr::detail::MonotoneRegression regression(problem);
+    const nldr::detail::SortedPairs sorted(problem);
+    nldr::detail::MonotoneRegression regression(sorted, problem.ties);
     regression.fit(X);
     std::vector<double> knot_delta, knot_dhat;
-    regression.knots(problem, knot_delta, knot_dhat);
+    regression.knots(knot_delta, knot_dhat);
     REQUIRE(knot_delta.size() == std::size_t(n * (n - 1) / 2));
     CHECK(std::is_sorted(knot_dhat.begin(), knot_dhat.end()));  // monotone in the dissimilarities
     nldr::Matrix<double> dhat = nldr::Matrix<double>::Zero(n, n);

@@ -155,10 +155,11 @@ struct SmacofModel : Embedding<T> {
 
 /// SMACOF multidimensional scaling of points (Euclidean distances) or of dissimilarities.
 ///
-/// Cost per Guttman transform O(N^2 d), parallel; non-metric sorts the N(N-1)/2 pairs once
-/// (O(N^2 log N)) and adds a monotone regression over them per transform, O(N^2), in parallel chunks.
+/// Cost per Guttman transform O(N^2 d), parallel; non-metric sorts the N(N-1)/2 pairs once (a bucket
+/// sort: O(N^2) for evenly spread dissimilarities, O(N^2 log N) at worst) and adds a monotone
+/// regression over them per transform, O(N^2), in parallel chunks.
 /// Weights other than all-ones add one O(N^3 / 3) Cholesky factorization.
-/// Memory: 2 to 10 dense N x N doubles (checked before allocating).
+/// Memory: 2 to 9 dense N x N doubles (checked before allocating).
 ///
 /// \code
 /// auto mds = nldr::Smacof{{.dim = 2, .metric = false, .n_init = 4}}.fit(X);
@@ -229,8 +230,9 @@ struct Smacof {
  private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
     // delta and the classical start's B; weights and the Cholesky factor of V; non-metric: the sorted
-    // pairs (N^2 / 2 x 32 bytes) and one run's copy with the regression's workspace (N^2 / 2 x 56 bytes)
-    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 6);
+    // pairs (N^2 / 2 x 24 bytes, 40 while sorting) and one run's distances, regression and copies
+    // (N^2 / 2 x 48 bytes at most)
+    const int matrices = 2 + (weighted ? 2 : 0) + (options.metric ? 0 : 5);
     detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 

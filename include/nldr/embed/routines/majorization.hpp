@@ -37,10 +37,13 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace nldr {
@@ -306,14 +309,19 @@ inline void check_majorization_memory(Eigen::Index n, Eigen::Index dim, int matr
                limit);
 }
 
-/// Euclidean distances of the rows of X (N x D) in double, N x N.
+/// Euclidean distances of the rows of X (N x D) in double, N x N: each pair once (i < j), mirrored
+/// (exact: the same terms in the same order).
 template <class Derived>
 Matrix<double> euclidean_dissimilarities(const Eigen::MatrixBase<Derived>& X) {
   const Eigen::Index n = X.rows();
   const Matrix<double> points = X.template cast<double>();
   Matrix<double> delta(n, n);
   parallel_for(0, n, [&](std::int64_t i) {
-    for (Eigen::Index j = 0; j < n; ++j) delta(i, j) = (points.row(i) - points.row(j)).norm();
+    delta(i, i) = 0;
+    for (Eigen::Index j = i + 1; j < n; ++j) delta(i, j) = (points.row(i) - points.row(j)).norm();
+  });
+  parallel_for(0, n, [&](std::int64_t i) {
+    for (Eigen::Index j = 0; j < i; ++j) delta(i, j) = delta(j, i);
   });
   return delta;
 }
@@ -385,205 +393,370 @@ Matrix<double> validated_weights(const Eigen::MatrixBase<Derived>& W, Eigen::Ind
   return weights;
 }
 
-/// Pool-adjacent-violators over [begin, end) from the block that starts at `first`: a block is stored at
-/// its first entry (its mean in values, its total weight in weights) and ends[first] / ends[last] link
-/// its two ends. Pools each run of non-increasing blocks, then steps back to the block before it (not
-/// before `begin`). Stops at the end, or at the first increasing step from a block starting at or after
-/// `settled` (the caller knows [settled, end) to be increasing already). A block of total weight 0
-/// takes its smallest value.
-inline void pool_blocks(std::vector<double>& values, std::vector<double>& weights, std::vector<std::size_t>& ends,
-                        std::size_t begin, std::size_t end, std::size_t first, std::size_t settled) {
-  std::size_t i = first;
-  while (true) {
-    std::size_t k = ends[i] + 1;
-    if (k == end) break;
-    if (values[i] < values[k]) {
-      if (i >= settled) break;
-      i = k;
-      continue;
-    }
-    double weighted_sum = weights[i] * values[i], weight = weights[i];
-    while (true) {
-      const double last = values[k];
-      weighted_sum += weights[k] * values[k];
-      weight += weights[k];
-      k = ends[k] + 1;
-      if (k == end || last < values[k]) {
-        values[i] = weight > 0 ? weighted_sum / weight : last;
-        weights[i] = weight;
-        ends[i] = k - 1;
-        ends[k - 1] = i;
-        if (i > begin) i = ends[i - 1];
-        break;
-      }
-    }
-  }
+/// Whether the pair (i, j) takes part: every pair without weights, else those of positive weight.
+inline bool pair_present(const MajorizationProblem& problem, index_t i, index_t j) {
+  return problem.weights.size() == 0 || problem.weights(i, j) > 0;
 }
 
-/// Weighted monotone (isotonic, non-decreasing) regression of values by pool-adjacent-violators, in
-/// place, O(n). The entries are cut into chunks of `chunk`, each pooled on its own in parallel; then,
-/// chunk by chunk, the blocks meeting at each boundary are pooled, which touches only the blocks around
-/// it (the pools inside a chunk are pools of the whole solution too, as any pool of adjacent violators
-/// is). The chunks depend on n only, so the result does not depend on the thread count.
-/// `weights` is overwritten; `ends` is workspace. Returns sum w f^2 of the fit f (block by block).
-inline double pool_adjacent_violators(std::vector<double>& values, std::vector<double>& weights,
-                                      std::vector<std::size_t>& ends, std::size_t chunk = std::size_t(1) << 16) {
-  const std::size_t n = values.size();
-  ends.resize(n);
-  std::iota(ends.begin(), ends.end(), std::size_t(0));
+/// One block of a monotone (isotonic) fit: the entries from the previous block's `end` up to `end`
+/// (exclusive) all take the block's mean; `weight` is their total weight. While pooling, `value` is the
+/// weighted sum of the entries; pool_adjacent_violators leaves their mean there.
+struct PoolBlock {
+  double value, weight;
+  std::size_t end;
+};
+
+/// The blocks of pool-adjacent-violators (Kruskal 1964; Barlow et al. 1972) as a stack of increasing
+/// means: the last block in registers, the ones below it at base[0, depth). push() appends a block
+/// (value = weighted sum), pooling it with the last ones while their mean is not below its own. Weights
+/// > 0; means compared as a / u >= b / v <=> a v >= b u, so that no division waits on the one before.
+struct PoolStack {
+  PoolBlock* base;
+  std::size_t depth = 0;
+  PoolBlock top{0, 0, 0};  // weight 0: no block yet
+
+  void push(const PoolBlock& next) {
+    if (top.weight > 0 && top.value * next.weight >= next.value * top.weight) {
+      top.value += next.value;
+      top.weight += next.weight;
+      top.end = next.end;
+      while (depth > 0 && base[depth - 1].value * top.weight >= top.value * base[depth - 1].weight) {
+        --depth;
+        top.value += base[depth].value;
+        top.weight += base[depth].weight;
+      }
+    } else {
+      if (top.weight > 0) base[depth++] = top;
+      top = next;
+    }
+  }
+  /// Stores the last block; returns the number of blocks.
+  std::size_t finish() {
+    if (top.weight > 0) base[depth++] = top;
+    top.weight = 0;
+    return depth;
+  }
+};
+
+/// Room for one block per entry, allocated without initialization: a chunk's stack uses only the start
+/// of its part, so most pages are never touched. Grows, never shrinks.
+class PoolBuffer {
+ public:
+  PoolBlock* reserve(std::size_t m) {
+    if (m > capacity_) {
+      blocks_.reset(new PoolBlock[m]);
+      capacity_ = m;
+    }
+    return blocks_.get();
+  }
+  const PoolBlock* data() const { return blocks_.get(); }
+
+ private:
+  std::unique_ptr<PoolBlock[]> blocks_;
+  std::size_t capacity_ = 0;
+};
+
+/// A fit as pool_adjacent_violators leaves it: blocks[0, count), and sum w f^2 over its entries.
+struct MonotoneFit {
+  std::size_t count = 0;
+  double squares = 0;
+};
+
+/// Weighted monotone (isotonic, non-decreasing) regression of values[0, m) by pool-adjacent-violators,
+/// O(m): entry e has weight weights[e] > 0 (nullptr: every weight 1) and ends at ends[e] (nullptr:
+/// e + 1), the position the blocks' ends count in. Chunks of `chunk` entries are pooled on their own
+/// in parallel, each onto a stack in `buffer` where its entries start; then the chunks' blocks, in
+/// order, are pooled onto one stack at the front (a chunk's pools are pools of the whole fit too, as any
+/// pool of adjacent violators is, so only blocks near a boundary change). A block is read before a
+/// block is written at or below its place, so one buffer of m blocks holds all. The chunks depend on
+/// m only: the fit does not depend on the thread count. The fit: buffer.data()[0, count).
+inline MonotoneFit pool_adjacent_violators(const double* values, const double* weights, const std::size_t* ends,
+                                           std::size_t m, PoolBuffer& buffer,
+                                           std::size_t chunk = std::size_t(1) << 16) {
+  PoolBlock* blocks = buffer.reserve(m);
+  const auto chunks = std::int64_t((m + chunk - 1) / chunk);
+  std::vector<std::size_t> tops(std::size_t(chunks), 0);
   parallel_for(
-      0, std::int64_t((n + chunk - 1) / chunk),
+      0, chunks,
       [&](std::int64_t c) {
-        const std::size_t begin = std::size_t(c) * chunk, end = std::min(n, begin + chunk);
-        pool_blocks(values, weights, ends, begin, end, begin, end);
+        const std::size_t begin = std::size_t(c) * chunk, end = std::min(m, begin + chunk);
+        PoolStack stack{blocks + begin};
+        if (weights == nullptr && ends == nullptr)  // the common case, without the multiplications by 1
+          for (std::size_t e = begin; e < end; ++e) stack.push({values[e], 1.0, e + 1});
+        else
+          for (std::size_t e = begin; e < end; ++e) {
+            const double w = weights != nullptr ? weights[e] : 1.0;
+            stack.push({w * values[e], w, ends != nullptr ? ends[e] : e + 1});
+          }
+        tops[std::size_t(c)] = stack.finish();
       },
       1);
-  for (std::size_t begin = chunk; begin < n; begin += chunk)  // [0, begin) is solved: its last block ends at begin - 1
-    pool_blocks(values, weights, ends, 0, std::min(n, begin + chunk), ends[begin - 1], begin);
-  double squares = 0;
-  for (std::size_t i = 0; i < n;) {  // every entry takes its block's value
-    const std::size_t end = ends[i] + 1;
-    std::fill(values.begin() + std::ptrdiff_t(i) + 1, values.begin() + std::ptrdiff_t(end), values[i]);
-    squares += weights[i] * values[i] * values[i];
-    i = end;
+  PoolStack stack{blocks};
+  for (std::int64_t c = 0; c < chunks; ++c)
+    for (std::size_t k = 0; k < tops[std::size_t(c)]; ++k) stack.push(blocks[std::size_t(c) * chunk + k]);
+  MonotoneFit fit;
+  fit.count = stack.finish();
+  for (std::size_t b = 0; b < fit.count; ++b) {
+    blocks[b].value /= blocks[b].weight;
+    fit.squares += blocks[b].weight * blocks[b].value * blocks[b].value;
   }
-  return squares;
+  return fit;
 }
 
-/// The non-metric step and its stress pass, both in the order of the dissimilarities: pairs of positive
-/// weight sorted once by dissimilarity, with their tie blocks. Each iteration computes the distances
-/// pair by pair in this order from the configuration (N x d, in cache), sorts within tie blocks and
-/// fits the monotone regression; the stress pass then reads each pair's distance and disparity where
-/// they lie, in the same order, instead of scattering N^2 / 2 disparities into an N x N matrix and
-/// reading them back row by row. The distances, the tie sorts and the pass run in parallel (the pass in
-/// chunks of pairs fixed by N, each adding B X into an N x d slot of its own, summed in chunk order:
-/// no sum depends on the thread count); pool-adjacent-violators in parallel chunks too.
-class MonotoneRegression {
- public:
-  /// Sorts the pairs (once per fit: the runs start from copies). The sort keys carry their
-  /// dissimilarity, so it compares contiguous values rather than gathering them from the N x N matrix
-  /// (3-4x faster); ties are ordered by (i, j), as a stable sort of the row-by-row order would.
-  explicit MonotoneRegression(const MajorizationProblem& problem) : ties_(problem.ties) {
+/// The pairs i < j of positive weight in the order of their dissimilarities, ties in row-major order
+/// (i, then j), sorted once per fit and shared by every run.
+struct SortedPairs {
+  struct Pair {
+    index_t i, j;
+  };
+  std::vector<Pair> pairs;
+  std::vector<double> weights;  ///< w_ij in this order; empty: every weight 1
+  /// [begin, end) of every run of two or more equal dissimilarities (ascending).
+  std::vector<std::pair<std::size_t, std::size_t>> ties;
+  std::vector<double> distinct;  ///< the distinct dissimilarities, increasing
+  double target_norm = 0;         ///< sum w delta^2, summed in this order
+
+  /// Bytes per pair at most: pair, weight and distinct dissimilarity, and while sorting the 16-byte keys.
+  static constexpr std::uint64_t pair_bytes = 40;
+
+  /// A bucket sort: the pairs go, row block by row block in parallel, to about one bucket per four
+  /// pairs splitting the range of the dissimilarities evenly (the bucket index is monotone in the
+  /// value), in row-major order within each; each bucket is then sorted on its own by (delta, i, j).
+  /// That reads the N x N matrix in its own order three times and sorts buckets of a few pairs in cache
+  /// (a bucket crowded by a skewed spread is still sorted in O(k log k)), where one comparison sort of
+  /// all N^2 / 2 keys took 2.7x as long (N = 2000). The order is unique: it does not depend on the
+  /// thread count.
+  explicit SortedPairs(const MajorizationProblem& problem) {
     struct Key {
       double delta;
       index_t i, j;
     };
-    const Eigen::Index n = problem.delta.rows();
-    std::vector<Key> keys;
-    keys.reserve(std::size_t(n) * std::size_t(n - 1) / 2);
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = i + 1; j < n; ++j)
-        if (weight(problem, i, j) > 0) keys.push_back({problem.delta(i, j), i, j});
-    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-      return a.delta < b.delta || (a.delta == b.delta && (a.i < b.i || (a.i == b.i && a.j < b.j)));
-    });
-    pairs_.resize(keys.size());
-    block_starts_.push_back(0);
-    for (std::size_t p = 0; p < keys.size(); ++p) {
-      const Key& key = keys[p];
-      const double w = weight(problem, key.i, key.j);
-      pairs_[p] = {key.i, key.j, w, 0.0};
-      target_norm_ += w * key.delta * key.delta;
-      if (p > 0 && key.delta != keys[p - 1].delta) block_starts_.push_back(p);
+    const auto n = index_t(problem.delta.rows());
+    const bool unit = problem.weights.size() == 0;
+    // Row blocks of about equal pair counts, one per thread.
+    const std::uint64_t all = std::uint64_t(n) * std::uint64_t(n - 1) / 2;
+    const auto parts = std::int64_t(std::clamp<std::uint64_t>(all >> 16, 1, std::uint64_t(max_threads())));
+    std::vector<index_t> first_row(std::size_t(parts) + 1, n);
+    first_row[0] = 0;
+    for (index_t i = 0, q = 1; i < n && q < parts; ++i)  // pairs in rows before i: i (2n - i - 1) / 2
+      if (std::uint64_t(i) * std::uint64_t(2 * n - i - 1) / 2 * std::uint64_t(parts) >= all * std::uint64_t(q))
+        first_row[std::size_t(q++)] = i;
+    auto rows_of = [&](std::int64_t q, auto&& visit) {
+      for (index_t i = first_row[std::size_t(q)]; i < first_row[std::size_t(q) + 1]; ++i)
+        for (index_t j = i + 1; j < n; ++j)
+          if (pair_present(problem, i, j)) visit(i, j, problem.delta(i, j));
+    };
+    std::vector<double> least(std::size_t(parts), std::numeric_limits<double>::infinity()), most(std::size_t(parts), 0);
+    std::vector<std::size_t> present(std::size_t(parts), 0);
+    parallel_for(
+        0, parts,
+        [&](std::int64_t q) {
+          rows_of(q, [&](index_t, index_t, double delta) {
+            least[std::size_t(q)] = std::min(least[std::size_t(q)], delta);
+            most[std::size_t(q)] = std::max(most[std::size_t(q)], delta);
+            ++present[std::size_t(q)];
+          });
+        },
+        1);
+    const double low = *std::min_element(least.begin(), least.end());
+    const double range = *std::max_element(most.begin(), most.end()) - low;
+    // About four pairs a bucket; one bucket when the range is 0 (or so small that buckets / range overflows).
+    std::size_t buckets = std::max<std::size_t>(1, std::accumulate(present.begin(), present.end(), std::size_t(0)) / 4);
+    if (!std::isfinite(double(buckets) / range)) buckets = 1;
+    const double scale = buckets > 1 ? double(buckets) / range : 0.0;
+    auto bucket_of = [&](double delta) { return std::min(buckets - 1, std::size_t((delta - low) * scale)); };
+    // counts[q * buckets + b]: part q's pairs in bucket b, then where they go.
+    std::vector<std::size_t> counts(std::size_t(parts) * buckets, 0);
+    parallel_for(
+        0, parts,
+        [&](std::int64_t q) {
+          std::size_t* count = counts.data() + std::size_t(q) * buckets;
+          rows_of(q, [&](index_t, index_t, double delta) { ++count[bucket_of(delta)]; });
+        },
+        1);
+    std::vector<std::size_t> bucket_start(buckets + 1, 0);
+    std::size_t offset = 0;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      bucket_start[b] = offset;
+      for (std::int64_t q = 0; q < parts; ++q) offset += std::exchange(counts[std::size_t(q) * buckets + b], offset);
     }
-    block_starts_.push_back(pairs_.size());
+    bucket_start[buckets] = offset;
+    std::vector<Key> keys(offset);
+    parallel_for(
+        0, parts,
+        [&](std::int64_t q) {
+          std::size_t* next = counts.data() + std::size_t(q) * buckets;
+          rows_of(q, [&](index_t i, index_t j, double delta) { keys[next[bucket_of(delta)]++] = {delta, i, j}; });
+        },
+        1);
+    parallel_for(
+        0, std::int64_t(buckets),
+        [&](std::int64_t b) {
+          std::sort(keys.begin() + std::ptrdiff_t(bucket_start[std::size_t(b)]),
+                    keys.begin() + std::ptrdiff_t(bucket_start[std::size_t(b) + 1]), [](const Key& u, const Key& v) {
+                      return u.delta < v.delta || (u.delta == v.delta && (u.i < v.i || (u.i == v.i && u.j < v.j)));
+                    });
+        },
+        4096);
+    pairs.resize(keys.size());
+    if (!unit) weights.resize(keys.size());
+    for (std::size_t p = 0, tie = 0; p < keys.size(); ++p) {
+      const Key& key = keys[p];
+      const double w = unit ? 1.0 : problem.weights(key.i, key.j);
+      pairs[p] = {key.i, key.j};
+      if (!unit) weights[p] = w;
+      target_norm += w * key.delta * key.delta;
+      if (p == 0 || key.delta != keys[p - 1].delta) {
+        tie = p;
+        distinct.push_back(key.delta);
+      }
+      if (p > tie && (p + 1 == keys.size() || keys[p + 1].delta != key.delta)) ties.push_back({tie, p + 1});
+    }
   }
+};
 
-  static double weight(const MajorizationProblem& problem, index_t i, index_t j) {
-    return problem.weights.size() == 0 ? 1.0 : problem.weights(i, j);
+/// The non-metric step of one run and its stress pass, both in the order of the dissimilarities
+/// (SortedPairs). Each iteration computes the distances pair by pair in this order from the
+/// configuration (N x d, in cache), sorts the tie runs by distance (primary ties) and fits the monotone
+/// regression, kept as its blocks; the stress pass then reads each pair's distance and walks the blocks
+/// for its disparity, in the same order, instead of scattering N^2 / 2 disparities into an N x N matrix
+/// and reading them back row by row. The distances, the tie sorts and the pass run in parallel (the
+/// pass in chunks of pairs fixed by N, each adding B X into an N x d slot of its own, summed in chunk
+/// order: no sum depends on the thread count); pool-adjacent-violators in parallel chunks too.
+/// Only a run with primary ties and tied dissimilarities reorders, so only it copies the pairs.
+class MonotoneRegression {
+ public:
+  using Pair = SortedPairs::Pair;
+
+  MonotoneRegression(const SortedPairs& sorted, TieApproach ties)
+      : sorted_(sorted), primary_(ties == TieApproach::primary) {
+    if (primary_ && !sorted.ties.empty()) {
+      own_pairs_ = sorted.pairs;
+      own_weights_ = sorted.weights;
+    }
+    pairs_ = own_pairs_.empty() ? sorted.pairs.data() : own_pairs_.data();
+    const std::vector<double>& weights = own_pairs_.empty() ? sorted.weights : own_weights_;
+    weights_ = weights.empty() ? nullptr : weights.data();
+    if (!primary_ && !sorted.ties.empty()) {  // secondary ties: one regression entry per tie run
+      std::size_t tie = 0;
+      for (std::size_t p = 0; p < sorted.pairs.size();) {
+        const std::size_t end = tie < sorted.ties.size() && sorted.ties[tie].first == p ? sorted.ties[tie++].second : p + 1;
+        double weight_sum = 0;
+        for (std::size_t q = p; q < end; ++q) weight_sum += weights_ != nullptr ? weights_[q] : 1.0;
+        entry_ends_.push_back(end);
+        entry_weights_.push_back(weight_sum);
+        p = end;
+      }
+      entry_values_.resize(entry_ends_.size());
+    }
   }
+  MonotoneRegression(const MonotoneRegression&) = delete;
+  MonotoneRegression& operator=(const MonotoneRegression&) = delete;
 
-  /// Bytes per pair of one run: the sorted pair, the regression's value, weight and link, and at most
-  /// one tie-block start (distinct dissimilarities); the sorted copy the runs start from holds the
-  /// pairs and block starts (`sorted_pair_bytes`), and while sorting, 16-byte keys.
-  static constexpr std::uint64_t pair_bytes = 56;         // Pair (24), 4 x 8
-  static constexpr std::uint64_t sorted_pair_bytes = 32;  // Pair (24), 8
+  /// Bytes per pair of one run: its distance, the regression's block, and with primary ties among tied
+  /// dissimilarities its own copy of the pair and weight (secondary ties: per tie run, a value, a
+  /// weight and an end, at most as much).
+  static constexpr std::uint64_t pair_bytes = 8 + sizeof(PoolBlock) + 16;
 
   /// The monotone regression f of the distances of X (N x d) on the dissimilarity order; the
   /// disparities are dhat = scale * f with scale making sum w dhat^2 = sum w delta^2. Returns scale
   /// (0 when every distance is 0).
   double fit(const Matrix<double>& X) {
-    const Eigen::Index dim = X.cols();
-    const double* x = X.data();  // row-major: point i at x + i * dim
-    // Per tie block: the distances of its pairs; primary ties sort it by distance (the order that fits
-    // best) and give one entry per pair; secondary ties give one entry, its weighted mean distance.
-    const auto blocks = std::int64_t(block_starts_.size()) - 1;
-    const bool primary = ties_ == TieApproach::primary;
-    values_.resize(primary ? pairs_.size() : std::size_t(blocks));
-    weights_.resize(values_.size());
-    parallel_for(
-        0, blocks,
-        [&](std::int64_t b) {
-          const auto first = pairs_.begin() + std::ptrdiff_t(block_starts_[b]);
-          const auto last = pairs_.begin() + std::ptrdiff_t(block_starts_[b + 1]);
-          for (auto pair = first; pair != last; ++pair) {
-            const double *xi = x + pair->i * dim, *xj = x + pair->j * dim;
+    const Eigen::Index n = X.rows();
+    const std::size_t count = sorted_.pairs.size(), chunk = chunk_pairs(n);
+    distances_.resize(count);
+    with_dimension(X.cols(), false, [&](auto fixed, auto) {
+      const Eigen::Index dim = fixed > 0 ? Eigen::Index(fixed) : X.cols();
+      const double* x = X.data();  // row-major: point i at x + i * dim
+      parallel_for(
+          0, std::int64_t((count + chunk - 1) / chunk),
+          [&](std::int64_t c) {
+            const std::size_t end = std::min(count, std::size_t(c + 1) * chunk);
+            for (std::size_t p = std::size_t(c) * chunk; p < end; ++p) {
+              const double *xi = x + pairs_[p].i * dim, *xj = x + pairs_[p].j * dim;
+              double sum = 0;
+              for (Eigen::Index k = 0; k < dim; ++k) sum += (xi[k] - xj[k]) * (xi[k] - xj[k]);
+              distances_[p] = std::sqrt(sum);
+            }
+          },
+          1);
+    });
+    MonotoneFit monotone;
+    if (primary_) {  // tied dissimilarities ordered by distance, the order that fits best
+      tie_scratch_.resize(std::size_t(max_threads()));
+      parallel_for(
+          0, std::int64_t(sorted_.ties.size()),
+          [&](std::int64_t t) { sort_tie(sorted_.ties[std::size_t(t)], tie_scratch_[std::size_t(thread_index())]); }, 16);
+      monotone = pool_adjacent_violators(distances_.data(), weights_, nullptr, count, blocks_);
+    } else if (entry_ends_.empty()) {  // secondary ties but no tie: every pair is its own entry
+      monotone = pool_adjacent_violators(distances_.data(), weights_, nullptr, count, blocks_);
+    } else {  // secondary ties: each tie run one entry, its weighted mean distance
+      parallel_for(
+          0, std::int64_t(entry_ends_.size()),
+          [&](std::int64_t e) {
             double sum = 0;
-            for (Eigen::Index c = 0; c < dim; ++c) sum += (xi[c] - xj[c]) * (xi[c] - xj[c]);
-            pair->distance = std::sqrt(sum);
-          }
-          if (primary) {
-            if (last - first > 1)
-              std::stable_sort(first, last, [](const Pair& u, const Pair& v) { return u.distance < v.distance; });
-            for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) {
-              values_[p] = pairs_[p].distance;
-              weights_[p] = pairs_[p].weight;
-            }
-          } else {
-            double sum = 0, weight_sum = 0;
-            for (auto pair = first; pair != last; ++pair) {
-              sum += pair->weight * pair->distance;
-              weight_sum += pair->weight;
-            }
-            values_[std::size_t(b)] = sum / weight_sum;
-            weights_[std::size_t(b)] = weight_sum;
-          }
-        },
-        1024);
-    // values_ becomes the fit: pair p's (primary) or its block's (secondary).
-    const double norm = pool_adjacent_violators(values_, weights_, ends_);
-    scale_ = norm > 0 ? std::sqrt(target_norm_ / norm) : 0.0;
+            for (std::size_t p = e > 0 ? entry_ends_[std::size_t(e) - 1] : 0; p < entry_ends_[std::size_t(e)]; ++p)
+              sum += (weights_ != nullptr ? weights_[p] : 1.0) * distances_[p];
+            entry_values_[std::size_t(e)] = sum / entry_weights_[std::size_t(e)];
+          },
+          4096);
+      monotone = pool_adjacent_violators(entry_values_.data(), entry_weights_.data(), entry_ends_.data(),
+                                         entry_ends_.size(), blocks_);
+    }
+    block_count_ = monotone.count;
+    scale_ = monotone.squares > 0 ? std::sqrt(sorted_.target_norm / monotone.squares) : 0.0;
     return scale_;
   }
 
   /// The stress pass at the X of the last fit, with its disparities (see StressPass).
   StressPass stress_pass(const Matrix<double>& X) {
     const Eigen::Index n = X.rows(), dim = X.cols();
-    const std::size_t chunk = chunk_pairs(n);
-    const auto chunks = std::int64_t((pairs_.size() + chunk - 1) / chunk);
-    const bool primary = ties_ == TieApproach::primary;
-    const double* x = X.data();
+    const std::size_t count = sorted_.pairs.size(), chunk = chunk_pairs(n);
+    const auto chunks = std::int64_t((count + chunk - 1) / chunk);
     slots_.resize(chunks * n, dim);
     sums_.resize(chunks, 3);
-    parallel_for(
-        0, chunks,
-        [&](std::int64_t c) {
-          double* slot = slots_.data() + c * n * dim;  // row-major: point i at slot + i * dim
-          std::fill(slot, slot + n * dim, 0.0);
-          const std::size_t p0 = std::size_t(c) * chunk, p1 = std::min(pairs_.size(), p0 + chunk);
-          // secondary ties: the disparity is the tie block's
-          std::size_t b = std::size_t(std::upper_bound(block_starts_.begin(), block_starts_.end(), p0) -
-                                      block_starts_.begin()) - 1;
-          double raw = 0, distance_norm = 0, disparity_norm = 0;
-          for (std::size_t p = p0; p < p1; ++p) {
-            while (block_starts_[b + 1] <= p) ++b;
-            const Pair& pair = pairs_[p];
-            const double h = scale_ * values_[primary ? p : b], d = pair.distance, w = pair.weight;
-            raw += w * (h - d) * (h - d);
-            distance_norm += w * d * d;
-            disparity_norm += w * h * h;
-            if (!(d > 0)) continue;  // B_ij = 0 where d_ij = 0
-            const double r = w * h / d;
-            const double *xi = x + pair.i * dim, *xj = x + pair.j * dim;
-            for (Eigen::Index k = 0; k < dim; ++k) {
-              const double term = r * (xi[k] - xj[k]);
-              slot[pair.i * dim + k] += term;
-              slot[pair.j * dim + k] -= term;
+    with_dimension(dim, weights_ != nullptr, [&](auto fixed, auto weighted) {
+      const Eigen::Index d = fixed > 0 ? Eigen::Index(fixed) : dim;
+      const double* x = X.data();
+      parallel_for(
+          0, chunks,
+          [&](std::int64_t c) {
+            double* slot = slots_.data() + c * n * d;  // row-major: point i at slot + i * d
+            std::fill(slot, slot + n * d, 0.0);
+            const std::size_t p0 = std::size_t(c) * chunk, p1 = std::min(count, p0 + chunk);
+            const PoolBlock* block = std::upper_bound(blocks_.data(), blocks_.data() + block_count_, p0,
+                                                      [](std::size_t p, const PoolBlock& b) { return p < b.end; });
+            double raw = 0, distance_norm = 0, disparity_norm = 0;
+            for (std::size_t p = p0; p < p1; ++block) {
+              const double h = scale_ * block->value;
+              for (const std::size_t end = std::min(p1, block->end); p < end; ++p) {
+                const double dist = distances_[p], w = weighted ? weights_[p] : 1.0;
+                raw += w * (h - dist) * (h - dist);
+                distance_norm += w * dist * dist;
+                disparity_norm += w * h * h;
+                if (!(dist > 0)) continue;  // B_ij = 0 where d_ij = 0
+                const double r = w * h / dist;
+                const Pair pair = pairs_[p];
+                const double *xi = x + pair.i * d, *xj = x + pair.j * d;
+                double *si = slot + pair.i * d, *sj = slot + pair.j * d;
+                if constexpr (fixed > 0) {  // one vector operation per step for d = 2 (SSE2)
+                  using Point = Eigen::Array<double, decltype(fixed)::value, 1>;
+                  const Point term = r * (Eigen::Map<const Point>(xi) - Eigen::Map<const Point>(xj));
+                  Eigen::Map<Point>(si) += term;
+                  Eigen::Map<Point>(sj) -= term;
+                } else {
+                  for (Eigen::Index k = 0; k < d; ++k) {
+                    const double term = r * (xi[k] - xj[k]);
+                    si[k] += term;
+                    sj[k] -= term;
+                  }
+                }
+              }
             }
-          }
-          sums_.row(c) << raw, distance_norm, disparity_norm;
-        },
-        1);
+            sums_.row(c) << raw, distance_norm, disparity_norm;
+          },
+          1);
+    });
     StressPass pass;
     pass.BX = Matrix<double>::Zero(n, dim);
     parallel_for(0, n, [&](std::int64_t i) {
@@ -597,58 +770,153 @@ class MonotoneRegression {
     return pass;
   }
 
-  /// Pairs per chunk of the stress pass for N points: about N / 32 chunks, whose slots
-  /// (N^2 d / 32 doubles) stay small beside the N^2 / 2 pairs.
+  /// Pairs per chunk of the stress pass for N points: about N / 64 chunks, whose slots
+  /// (N^2 d / 64 doubles) stay small beside the N^2 / 2 pairs.
   static std::size_t chunk_pairs(Eigen::Index n) { return std::max<std::size_t>(1024, 32 * std::size_t(n)); }
 
   /// The last fit as a map: one knot per distinct dissimilarity (its mean disparity), increasing.
-  void knots(const MajorizationProblem& problem, std::vector<double>& delta, std::vector<double>& value) const {
-    delta.clear();
+  void knots(std::vector<double>& delta, std::vector<double>& value) const {
+    delta = sorted_.distinct;
     value.clear();
-    const bool primary = ties_ == TieApproach::primary;
-    for (std::size_t b = 0; b + 1 < block_starts_.size(); ++b) {
+    const PoolBlock* block = blocks_.data();
+    std::size_t tie = 0;
+    for (std::size_t p = 0; p < sorted_.pairs.size();) {
+      const auto& ties = sorted_.ties;
+      const std::size_t end = tie < ties.size() && ties[tie].first == p ? ties[tie++].second : p + 1;
       double sum = 0;
-      for (std::size_t p = block_starts_[b]; p < block_starts_[b + 1]; ++p) sum += values_[primary ? p : b];
-      delta.push_back(problem.delta(pairs_[block_starts_[b]].i, pairs_[block_starts_[b]].j));
-      value.push_back(scale_ * sum / double(block_starts_[b + 1] - block_starts_[b]));
+      for (std::size_t q = p; q < end; ++q) {
+        while (block->end <= q) ++block;
+        sum += block->value;
+      }
+      value.push_back(scale_ * sum / double(end - p));
+      p = end;
     }
   }
 
  private:
-  struct Pair {
-    index_t i, j;     // i < j
-    double weight;    // w_ij > 0
-    double distance;  // ||x_i - x_j|| at the last fit
+  /// Calls f(std::integral_constant<int, dim>, std::bool_constant<weighted>) for dim = 1, 2, 3 (loops
+  /// the compiler unrolls), dim 0 otherwise: the pair loops compiled for each case.
+  template <class F>
+  static void with_dimension(Eigen::Index dim, bool weighted, F&& f) {
+    auto with_weights = [&](auto fixed) {
+      if (weighted)
+        f(fixed, std::true_type{});
+      else
+        f(fixed, std::false_type{});
+    };
+    switch (dim) {
+      case 1: with_weights(std::integral_constant<int, 1>{}); break;
+      case 2: with_weights(std::integral_constant<int, 2>{}); break;
+      case 3: with_weights(std::integral_constant<int, 3>{}); break;
+      default: with_weights(std::integral_constant<int, 0>{});
+    }
+  }
+
+  /// Workspace of sort_tie, one per thread.
+  struct TieScratch {
+    std::vector<double> distances, weights;
+    std::vector<Pair> pairs;
+    std::vector<std::size_t> starts;
   };
-  static_assert(sizeof(Pair) + 4 * 8 == pair_bytes && sizeof(Pair) + 8 == sorted_pair_bytes);
-  TieApproach ties_;
-  std::vector<Pair> pairs_;
-  std::vector<std::size_t> block_starts_;  // tie blocks [starts[b], starts[b + 1])
-  std::vector<double> values_, weights_;   // the regression's input and output, and its weights
-  std::vector<std::size_t> ends_;          // pool_adjacent_violators' workspace
-  double target_norm_ = 0, scale_ = 0;
-  Matrix<double> slots_;                   // the stress pass's chunk c: rows c N .. c N + N - 1
-  Eigen::MatrixXd sums_;                   // chunk c's raw stress, sum w d^2, sum w dhat^2
+
+  /// Insertion sort of n entries by distance, moving pairs and weights (nullptr: none) along: stable,
+  /// O(n + inversions).
+  static void insertion_sort(double* distances, Pair* pairs, double* weights, std::size_t n) {
+    for (std::size_t p = 1; p < n; ++p) {
+      const double distance = distances[p];
+      if (!(distance < distances[p - 1])) continue;
+      const Pair pair = pairs[p];
+      const double weight = weights != nullptr ? weights[p] : 0.0;
+      std::size_t q = p;
+      for (; q > 0 && distance < distances[q - 1]; --q) {
+        distances[q] = distances[q - 1];
+        pairs[q] = pairs[q - 1];
+        if (weights != nullptr) weights[q] = weights[q - 1];
+      }
+      distances[q] = distance;
+      pairs[q] = pair;
+      if (weights != nullptr) weights[q] = weight;
+    }
+  }
+
+  /// Stable sort of the tie run [begin, end) by distance, moving pairs and weights along: a bucket sort
+  /// over the run's range of distances, two buckets per entry (the bucket index is monotone in the
+  /// distance), then insertion sort, which moves entries only within their buckets. O(n) for any
+  /// smooth spread of distances, whatever order the run starts in; the result is the one stable order.
+  void sort_tie(std::pair<std::size_t, std::size_t> run, TieScratch& scratch) {
+    const auto [begin, end] = run;
+    const std::size_t n = end - begin;
+    double* distances = distances_.data() + begin;
+    Pair* pairs = own_pairs_.data() + begin;
+    double* weights = weights_ != nullptr ? own_weights_.data() + begin : nullptr;
+    double low = distances[0], high = distances[0];
+    for (std::size_t p = 1; p < n; ++p) low = std::min(low, distances[p]), high = std::max(high, distances[p]);
+    const std::size_t buckets = 2 * n;  // few buckets hold two entries: the insertion sort rarely moves
+    const double scale = double(buckets) / (high - low);
+    if (n <= 16 || !std::isfinite(scale)) return insertion_sort(distances, pairs, weights, n);
+    auto bucket = [&](double distance) { return std::min(buckets - 1, std::size_t((distance - low) * scale)); };
+    scratch.starts.assign(buckets + 1, 0);
+    for (std::size_t p = 0; p < n; ++p) ++scratch.starts[bucket(distances[p]) + 1];
+    std::partial_sum(scratch.starts.begin(), scratch.starts.end(), scratch.starts.begin());
+    scratch.distances.resize(n);
+    scratch.pairs.resize(n);
+    if (weights != nullptr) scratch.weights.resize(n);
+    for (std::size_t p = 0; p < n; ++p) {
+      const std::size_t to = scratch.starts[bucket(distances[p])]++;
+      scratch.distances[to] = distances[p];
+      scratch.pairs[to] = pairs[p];
+      if (weights != nullptr) scratch.weights[to] = weights[p];
+    }
+    insertion_sort(scratch.distances.data(), scratch.pairs.data(), weights != nullptr ? scratch.weights.data() : nullptr, n);
+    std::copy(scratch.distances.begin(), scratch.distances.end(), distances);
+    std::copy(scratch.pairs.begin(), scratch.pairs.end(), pairs);
+    if (weights != nullptr) std::copy(scratch.weights.begin(), scratch.weights.end(), weights);
+  }
+
+  const SortedPairs& sorted_;
+  bool primary_;
+  std::vector<Pair> own_pairs_;       // primary ties among tied dissimilarities: this run's order
+  std::vector<double> own_weights_;   // and its weights
+  std::vector<TieScratch> tie_scratch_;
+  const Pair* pairs_ = nullptr;       // the pairs in this run's order
+  const double* weights_ = nullptr;   // their weights, or nullptr: every weight 1
+  std::vector<double> distances_;     // ||x_i - x_j|| of each pair at the last fit
+  std::vector<std::size_t> entry_ends_;           // secondary ties: the regression's entries (tie runs)
+  std::vector<double> entry_weights_, entry_values_;
+  PoolBuffer blocks_;                 // the last fit: blocks_.data()[0, block_count_)
+  std::size_t block_count_ = 0;
+  double scale_ = 0;
+  Matrix<double> slots_;              // the stress pass's chunk c: rows c N .. c N + N - 1
+  Eigen::MatrixXd sums_;              // chunk c's raw stress, sum w d^2, sum w dhat^2
+};
+
+/// Sums over the present pairs i < j (positive weight) that both starts need, taken once per fit.
+struct PresentDissimilarities {
+  double count = 0, sum = 0, squares = 0;
+
+  explicit PresentDissimilarities(const MajorizationProblem& problem) {
+    const Eigen::Index n = problem.delta.rows();
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = i + 1; j < n; ++j)
+        if (pair_present(problem, index_t(i), index_t(j))) {
+          sum += problem.delta(i, j);
+          squares += problem.delta(i, j) * problem.delta(i, j);
+          ++count;
+        }
+  }
 };
 
 /// Classical (Torgerson) MDS of the dissimilarities as a start (entries of weight 0 replaced by the
 /// mean present dissimilarity). A coordinate whose eigenvalue is <= 0 would stay identically 0 under
 /// every Guttman transform, so it gets small seeded noise instead.
-inline Matrix<double> classical_start(const MajorizationProblem& problem, index_t dim, std::uint64_t seed,
-                                      const std::string& method) {
+inline Matrix<double> classical_start(const MajorizationProblem& problem, const PresentDissimilarities& present,
+                                      index_t dim, std::uint64_t seed, const std::string& method) {
   const Eigen::Index n = problem.delta.rows();
-  double present_sum = 0, present = 0;
-  for (Eigen::Index i = 0; i < n; ++i)
-    for (Eigen::Index j = i + 1; j < n; ++j)
-      if (MonotoneRegression::weight(problem, index_t(i), index_t(j)) > 0) {
-        present_sum += problem.delta(i, j);
-        ++present;
-      }
-  const double fill = present > 0 ? present_sum / present : 0.0;
+  const double fill = present.count > 0 ? present.sum / present.count : 0.0;
   Matrix<double> B(n, n);
   parallel_for(0, n, [&](std::int64_t i) {
     for (Eigen::Index j = 0; j < n; ++j) {
-      const bool missing = i != j && MonotoneRegression::weight(problem, index_t(i), index_t(j)) == 0;
+      const bool missing = i != j && !pair_present(problem, index_t(i), index_t(j));
       const double d = missing ? fill : problem.delta(i, j);
       B(i, j) = d * d;
     }
@@ -666,17 +934,11 @@ inline Matrix<double> classical_start(const MajorizationProblem& problem, index_
   return X;
 }
 
-/// A seeded Gaussian configuration whose root-mean-square distance matches the dissimilarities'.
-inline Matrix<double> random_start(const MajorizationProblem& problem, index_t dim, std::uint64_t seed) {
-  const Eigen::Index n = problem.delta.rows();
-  double sum = 0, count = 0;
-  for (Eigen::Index i = 0; i < n; ++i)
-    for (Eigen::Index j = i + 1; j < n; ++j)
-      if (MonotoneRegression::weight(problem, index_t(i), index_t(j)) > 0) {
-        sum += problem.delta(i, j) * problem.delta(i, j);
-        ++count;
-      }
-  const double scale = std::sqrt(sum / count / (2.0 * double(dim)));  // E||x - y||^2 = 2 d s^2
+/// A seeded Gaussian configuration of n points whose root-mean-square distance matches the
+/// dissimilarities'.
+inline Matrix<double> random_start(const PresentDissimilarities& present, Eigen::Index n, index_t dim,
+                                   std::uint64_t seed) {
+  const double scale = std::sqrt(present.squares / present.count / (2.0 * double(dim)));  // E||x - y||^2 = 2 d s^2
   Random random(seed);
   Matrix<double> X(n, dim);
   for (Eigen::Index i = 0; i < n; ++i)
@@ -738,8 +1000,9 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
   const bool unit = problem.weights.size() == 0;
   std::optional<GuttmanSolve> solve;
   if (!unit) solve.emplace(problem.weights);
-  std::optional<MonotoneRegression> sorted;  // the pairs in dissimilarity order, sorted once for every run
+  std::optional<SortedPairs> sorted;  // the pairs in dissimilarity order, sorted once for every run
   if (problem.nonmetric) sorted.emplace(problem);
+  const PresentDissimilarities present(problem);
 
   struct Run {
     MajorizationResult result;
@@ -747,7 +1010,8 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
   };
   // on_transform(t) after transform t; returns false to stop the run (another one failed).
   auto one_run = [&](int run, const std::function<bool(int)>& on_transform) {
-    std::optional<MonotoneRegression> regression = sorted;
+    std::optional<MonotoneRegression> regression;
+    if (problem.nonmetric) regression.emplace(*sorted, problem.ties);
     StressKernel stress_pass;
     Run out;
     auto evaluate = [&](const Matrix<double>& X) {
@@ -757,8 +1021,8 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
     };
     const std::uint64_t run_seed = settings.seed ^ (0x9e3779b97f4a7c15ULL * std::uint64_t(run + 1));
     Matrix<double> X = run == 0 && settings.init == MajorizationInit::classical_mds
-                           ? classical_start(problem, settings.dim, run_seed, method)
-                           : random_start(problem, settings.dim, run_seed);
+                           ? classical_start(problem, present, settings.dim, run_seed, method)
+                           : random_start(present, n, settings.dim, run_seed);
     StressPass pass = evaluate(X);
     MajorizationResult& r = out.result;
     r.stress_history = {pass.raw};
@@ -790,7 +1054,7 @@ inline MajorizationResult majorize(const MajorizationProblem& problem, const Maj
     const double f_norm = pass.disparity_norm / (s * s), cross = (pass.distance_norm + pass.disparity_norm - pass.raw) / 2 / s;
     const double residual = std::max(0.0, pass.distance_norm - 2 * cross + f_norm);
     r.kruskal_stress = pass.distance_norm > 0 ? std::sqrt(residual / pass.distance_norm) : 0.0;
-    if (problem.nonmetric) regression->knots(problem, r.map_delta, r.map_dhat);
+    if (problem.nonmetric) regression->knots(r.map_delta, r.map_dhat);
     return out;
   };
 
