@@ -62,7 +62,7 @@ SpectralBlock<T> embed_local_blocks(MPI_Comm comm, const PointBlock<T>& points, 
   collectively(comm, [&] {
     if (points.total() != n || points.first() != first || index_t(points.rows.rows()) != rows)
       throw_invalid("graph", method.name, ": the graph's rows (", first, " .. ", first + rows, " of ", n,
-                    " here) are not the points' rows: build it with nldr::mpi::knearest of the same points");
+                    " here) are not the points' rows: build it with nldr::mpi::nearest_neighbors of the same points");
   });
   validate_spectral(n, method.dim, method.eigen);
   validate_dim_within_input(method.dim, points.rows.cols());
