@@ -6,10 +6,15 @@
 // seeded through SplitMix64, and its own uniform/normal transforms.
 #pragma once
 
+#include <nldr/core/types.hpp>
+
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace nldr {
 
@@ -84,5 +89,17 @@ class Random {
   double spare_ = 0;
   bool has_spare_ = false;
 };
+
+/// m distinct indices of [0, n), uniformly at random without replacement, in the order drawn: the
+/// first m entries of a partial Fisher-Yates shuffle driven by Random(seed). 0 <= m <= n.
+inline std::vector<index_t> random_subset(index_t n, index_t m, std::uint64_t seed) {
+  std::vector<index_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), index_t{0});
+  Random random(seed);
+  for (index_t a = 0; a < m; ++a)
+    std::swap(order[std::size_t(a)], order[std::size_t(a) + std::size_t(random.below(std::uint64_t(n - a)))]);
+  order.resize(std::size_t(m));
+  return order;
+}
 
 }  // namespace nldr

@@ -38,7 +38,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -221,7 +220,7 @@ struct LandmarkIsomap {
 
     watch.restart();
     if (options.selection == LandmarkSelection::random) {
-      model.landmarks = random_landmarks(n, m);
+      model.landmarks = random_subset(n, m, options.seed);
       model.landmark_geodesics = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
                                                    progress_part(options.progress, 0, 0.8));
     } else {
@@ -269,16 +268,6 @@ struct LandmarkIsomap {
   }
 
  private:
-  std::vector<index_t> random_landmarks(index_t n, index_t m) const {
-    // Partial Fisher-Yates shuffle with nldr::Random: m distinct points, portable.
-    std::vector<index_t> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), index_t{0});
-    Random random(options.seed);
-    for (index_t a = 0; a < m; ++a) std::swap(order[a], order[a + index_t(random.below(std::uint64_t(n - a)))]);
-    order.resize(std::size_t(m));
-    return order;
-  }
-
   template <Real T>
   void max_min_landmarks(const NeighborGraph<T>& graph, index_t m, LandmarkIsomapModel<T>& model,
                          const ProgressCallback& progress) const {

@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <numeric>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -313,11 +312,7 @@ struct ApproximateKNearest {
   template <Real T>
   double estimate_recall(const NeighborGraph<T>& graph, const detail::PointRows<T>& rows) const {
     const index_t n = rows.rows, s = std::min(recall_sample, n);
-    std::vector<index_t> sample(static_cast<std::size_t>(n));  // partial Fisher-Yates: the first s of a shuffle
-    std::iota(sample.begin(), sample.end(), 0);
-    Random rng(seed);
-    for (index_t a = 0; a < s; ++a) std::swap(sample[a], sample[a + index_t(rng.below(std::uint64_t(n - a)))]);
-    sample.resize(std::size_t(s));
+    const std::vector<index_t> sample = random_subset(n, s, seed);
     const auto exact = detail::exact_neighbors_of<T>(rows, sample, k);
     double hits = 0;
     for (index_t a = 0; a < s; ++a) {

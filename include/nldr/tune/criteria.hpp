@@ -34,7 +34,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -117,14 +116,8 @@ GeodesicResidualVariance geodesic_residual_variance(const NeighborGraph<T>& grap
   validate_same_rows(n, Y.rows(), "graph", "Y");
   validate_points(Y, "Y", 3);
   if (sources < 2) throw_invalid("sources", "sources = ", sources, " must be >= 2");
-  // Partial Fisher-Yates: the first `count` entries become a uniform sample without replacement.
-  std::vector<index_t> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), index_t{0});
   const index_t count = std::min(sources, n);
-  Random random(seed);
-  for (index_t s = 0; s < count; ++s)
-    std::swap(order[std::size_t(s)], order[std::size_t(s) + random.below(std::uint64_t(n - s))]);
-  order.resize(std::size_t(count));
+  std::vector<index_t> order = random_subset(n, count, seed);
   std::sort(order.begin(), order.end());
   const NeighborGraph<T> undirected = graph.symmetrized();
   const Matrix<double> geodesics = shortest_paths<double>(undirected, std::span<const index_t>(order));
