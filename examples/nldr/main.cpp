@@ -638,6 +638,8 @@ int transform(const TransformArgs& a) {
 
 struct TuneArgs {
   std::string in, method, criterion = "auc-rnx";
+  std::string scoring = "exact";        ///< --scoring: exact or landmarks
+  nldr::index_t scoring_landmarks = 0;  ///< --scoring-landmarks; 0: nldr::default_scoring_landmarks
   nldr::index_t k_min = 5, k_max = 30, k_step = 1;
   nldr::index_t pca = 0;  ///< --pca P; 0: none
   nldr::index_t curve_k = 0;  ///< --curve-k: largest K of the R_NX curve; 0: N - 2
@@ -797,25 +799,50 @@ int tune(const TuneArgs& a) {
   }
   // The sweep draws the progress line (one step per value); each fit only answers Ctrl-C.
   const nldr::ProgressCallback fit_cancel = console.cancel_only();
-  const auto fit = [&](const nldr::NeighborGraph<double>& graph, const nldr::ParameterValues& given) {
+  const auto fit_with = [&](const nldr::EmbedderInfo& entry, const nldr::NeighborGraph<double>& graph,
+                            const nldr::ParameterValues& given) {
     return nldr::Matrix<double>(
-        method.fit(nldr::FitInput<double>{.points = &X, .graph = &graph, .progress = &fit_cancel}, given)
-            .coordinates());
+        entry.fit(nldr::FitInput<double>{.points = &X, .graph = &graph, .progress = &fit_cancel}, given).coordinates());
+  };
+  const auto fit = [&](const nldr::NeighborGraph<double>& graph, const nldr::ParameterValues& given) {
+    return fit_with(method, graph, given);
   };
   const auto n = nldr::index_t(X.rows());
   if (a.curve_k > n - 2)
     nldr::throw_invalid("--curve-k", "--curve-k = ", a.curve_k, " exceeds N - 2 = ", n - 2,
                         ": give at most that, or 0 for the whole curve");
+  // --scoring landmarks: a cheaper stand-in scores every value, the method itself runs once at the best.
+  std::optional<nldr::LandmarkScoring> stand_in;
+  if (a.scoring == "landmarks") {
+    if (a.scoring_landmarks > n)
+      nldr::throw_invalid("--scoring-landmarks", "--scoring-landmarks = ", a.scoring_landmarks, " exceeds N = ", n,
+                          ": give at most N, or 0 for the default");
+    try {
+      stand_in = nldr::landmark_scoring(method, values,
+                                        a.scoring_landmarks > 0 ? a.scoring_landmarks : nldr::default_scoring_landmarks(n));
+    } catch (const nldr::invalid_argument& e) {
+      nldr::throw_invalid("--scoring", "--scoring landmarks: ", e.what(), " (--scoring exact)");
+    }
+  } else if (a.scoring_landmarks > 0) {
+    nldr::throw_invalid("--scoring-landmarks", "--scoring-landmarks applies to --scoring landmarks: add it, or drop "
+                        "--scoring-landmarks");
+  }
   nldr::TuneOptions options{.parameter = parameter, .criterion = criterion,
                             .criteria = {.rank_k_max = a.curve_k},
                             .progress = console.progress("tune " + std::string(method.name))};
   std::optional<nldr::TuneResult> result;
-  if (parameter == nldr::TuneParameter::k) {
-    options.k_min = a.k_min, options.k_max = a.k_max, options.k_step = a.k_step;
-    result = nldr::tune(X, options, [&](const nldr::NeighborGraph<double>& graph) { return fit(graph, values); });
-  } else if (parameter == nldr::TuneParameter::radius) {
-    options.values = sweep_values(a, parameter);
-    result = nldr::tune(X, options, [&](const nldr::NeighborGraph<double>& graph) { return fit(graph, values); });
+  if (parameter != nldr::TuneParameter::t) {
+    if (parameter == nldr::TuneParameter::k)
+      options.k_min = a.k_min, options.k_max = a.k_max, options.k_step = a.k_step;
+    else
+      options.values = sweep_values(a, parameter);
+    const auto exact = [&](const nldr::NeighborGraph<double>& graph) { return fit(graph, values); };
+    result = stand_in ? nldr::tune(X, options,
+                                   [&](const nldr::NeighborGraph<double>& graph) {
+                                     return fit_with(*stand_in->method, graph, stand_in->values);
+                                   },
+                                   exact)
+                      : nldr::tune(X, options, exact);
   } else {
     options.values = sweep_values(a, parameter);
     const auto graph = nldr::KNearest{a.graph_k}(X);
@@ -839,9 +866,7 @@ int tune(const TuneArgs& a) {
   report["curve_k"] = a.curve_k > 0 ? a.curve_k : n - 2;
   report["best_value"] = swept_json(result->best_value);
   if (parameter == nldr::TuneParameter::k) report["best_k"] = result->best_k;
-  JsonValue scores = JsonValue::array();
-  nldr::io::LineSeries curve{.name = std::string(nldr::criterion_name(criterion))};
-  for (const auto& score : result->scores) {
+  const auto score_json = [&](const nldr::TuneScore& score) {
     JsonValue row = JsonValue::object();
     if (parameter == nldr::TuneParameter::k)
       row["k"] = score.k;
@@ -853,12 +878,28 @@ int tune(const TuneArgs& a) {
       row[std::string(nldr::criterion_name(c))] = std::isfinite(v) ? JsonValue(v) : JsonValue(nullptr);
     }
     if (!score.failure.empty()) row["failure"] = score.failure;
-    scores.push_back(std::move(row));
+    return row;
+  };
+  JsonValue scoring = JsonValue::object();
+  scoring["by"] = a.scoring;
+  if (stand_in) {
+    scoring["method"] = std::string(stand_in->method->name);
+    scoring["landmarks"] = std::stoi(stand_in->values.at("landmarks"));
+  }
+  report["scoring"] = std::move(scoring);
+  if (result->exact_at_best) report["exact_at_best"] = score_json(*result->exact_at_best);
+  JsonValue scores = JsonValue::array();
+  nldr::io::LineSeries curve{.name = std::string(nldr::criterion_name(criterion))};
+  for (const auto& score : result->scores) {
+    scores.push_back(score_json(score));
     const double v = score.values.value(criterion);
     if (std::isfinite(v) && std::isfinite(score.value)) curve.x.push_back(score.value), curve.y.push_back(v);
   }
   report["scores"] = std::move(scores);
   report["dimension"] = dimension_json(*result);
+  const std::string scored_by = stand_in ? " (scored by " + std::string(stand_in->method->name) + ", m = " +
+                                               stand_in->values.at("landmarks") + ")"
+                                         : "";
   if (a.plot.plot.requested()) {
     nldr::io::LinePlotOptions plot_options;
     plot_options.log_x = parameter == nldr::TuneParameter::t;
@@ -866,7 +907,8 @@ int tune(const TuneArgs& a) {
                              : parameter == nldr::TuneParameter::radius ? "radius"
                                                                         : "heat-kernel width t";
     a.plot.apply(plot_options,
-                 std::string(method.name) + " on " + Path(a.in).filename().string() + ": " + curve.name + " over " + name,
+                 std::string(method.name) + " on " + Path(a.in).filename().string() + ": " + curve.name + " over " +
+                     name + scored_by,
                  axis, curve.name);
     nldr::io::write_line_plot(a.plot.plot.path, {curve}, plot_options);
   }
@@ -876,7 +918,7 @@ int tune(const TuneArgs& a) {
   if (a.json.requested())
     emit_json(a.json, report);
   else
-    std::printf("best %s = %g by %s\n", name.c_str(), result->best_value, curve.name.c_str());
+    std::printf("best %s = %g by %s%s\n", name.c_str(), result->best_value, curve.name.c_str(), scored_by.c_str());
   return ok;
 }
 
@@ -1263,6 +1305,18 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--curve-k", tu.curve_k,
                        "Largest K of the R_NX curve behind auc-rnx and lcmc; 0 = N - 2, the whole curve, O(N^2 log N) "
                        "per value. Below N/8, two neighbor searches per value suffice: e.g. 100 for N >= 10^4")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 30));
+  std::string approximations;
+  for (const auto& entry : nldr::embedders())
+    if (!entry.landmark_approximation.empty())
+      approximations += (approximations.empty() ? "" : ", ") + std::string(entry.name) + ": " +
+                        std::string(entry.landmark_approximation);
+  tune_cmd->add_option("--scoring", tu.scoring,
+                       "exact: fit the method at every value; landmarks: score every value with the method's "
+                       "landmark approximation (" + approximations + ") and fit the method once, at the best")
+      ->capture_default_str()->check(CLI::IsMember({"exact", "landmarks"}));
+  tune_cmd->add_option("--scoring-landmarks", tu.scoring_landmarks,
+                       "Landmarks of --scoring landmarks; 0 = the default (docs/tuning.md, \"Scoring through landmarks\")")
       ->capture_default_str()->check(CLI::Range(0, 1 << 30));
   tu.flags.add_to(*tune_cmd, true, false);
   add_pca_option(*tune_cmd, tu.pca);

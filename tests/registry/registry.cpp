@@ -65,3 +65,40 @@ TEST_CASE("every entry's defaults are valid and it fits a small Swiss roll", "[r
   }
   CHECK_THROWS_CONTAINING(nldr::find_selector("epsilon").select(roll.points, {}), nldr::invalid_argument, "radius");
 }
+
+TEST_CASE("a method's landmark approximation is the method itself when every point is a landmark", "[registry]") {
+  // de Silva & Tenenbaum 2004: with all N points as landmarks, landmark MDS of the geodesics is classical MDS
+  // of them, so the stand-in a sweep scores with must reproduce the method (up to each axis' sign).
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 200, .seed = 4});
+  const auto graph = nldr::KNearest{8}(roll.points);
+  int approximated = 0;
+  for (const auto& entry : nldr::embedders()) {
+    if (entry.landmark_approximation.empty()) continue;
+    CAPTURE(entry.name);
+    ++approximated;
+    const nldr::ParameterValues values{{"dim", "2"}};
+    const auto scoring = nldr::landmark_scoring(entry, values, 200);
+    REQUIRE(scoring.method->accepts(nldr::needs_graph));
+    CHECK(scoring.values.at("landmarks") == "200");
+    const nldr::FitInput<double> input{.points = &roll.points, .graph = &graph};
+    const nldr::Matrix<double> exact = entry.fit(input, values).coordinates();
+    const nldr::Matrix<double> stand_in = scoring.method->fit(input, scoring.values).coordinates();
+    for (Eigen::Index c = 0; c < 2; ++c) {
+      const double sign = exact.col(c).dot(stand_in.col(c)) < 0 ? -1 : 1;
+      // Both are eigenvectors of the same matrix to the solvers' 1e-10 tolerance, scaled by sqrt(lambda).
+      CHECK((exact.col(c) - sign * stand_in.col(c)).cwiseAbs().maxCoeff() < 1e-6 * exact.col(c).cwiseAbs().maxCoeff());
+    }
+  }
+  CHECK(approximated >= 1);
+  // Parameters the stand-in does not take are dropped; a method without one is refused, naming those with one.
+  const auto& isomap = nldr::find_embedder("isomap");
+  const auto scoring = nldr::landmark_scoring(isomap, {{"storage", "float"}, {"seed", "3"}}, 50);
+  CHECK(scoring.method->name == "landmark-isomap");
+  CHECK(scoring.values == nldr::ParameterValues{{"landmarks", "50"}, {"seed", "3"}});
+  CHECK_THROWS_CONTAINING(nldr::landmark_scoring(nldr::find_embedder("lle"), {}, 50), nldr::invalid_argument,
+                          "lle has no landmark approximation (the methods with one: isomap): score with the method "
+                          "itself");
+  CHECK(nldr::default_scoring_landmarks(100) == 100);
+  CHECK(nldr::default_scoring_landmarks(1000) == 200);
+  CHECK(nldr::default_scoring_landmarks(50000) == 2500);
+}

@@ -8,6 +8,8 @@
 #include <nldr/io/plot.hpp>
 #include <nldr/metrics/coranking.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/tune/criteria.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
@@ -715,4 +717,53 @@ TEST_CASE("pca P (--pca): the graph and the method see the first P principal com
   require_error(nldr_run(s, in + " --pca 3 --graph " + s / "e.csv"), 2, "drop --pca");
   require_error(nldr_run(s, in + " --pca 0"), 2, "--pca");
   CHECK_FALSE(fs::exists(s / "bad.csv"));
+}
+
+TEST_CASE("tune --scoring landmarks scores with Landmark Isomap and fits Isomap once at the pick", "[tool][tune]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 300 --seed 3 --out " + s / "x.csv").exit_code == 0);
+  const auto X = read(s / "x.csv");
+  const std::string in = " --in " + s / "x.csv";
+  const auto run = nldr_run(s, "tune" + in + " --method isomap --k-min 7 --k-max 9 --curve-k 20 --criterion geodesic-rv "
+                                             "--scoring landmarks --scoring-landmarks 40 --json");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  for (const char* text : {"\"by\": \"landmarks\"", "\"method\": \"landmark-isomap\"", "\"landmarks\": 40",
+                           "\"exact_at_best\": {"})
+    CHECK_THAT(run.out, ContainsSubstring(text));
+  // Every score is Landmark Isomap's (m = 40, seed 0) at that k, recomputed here through nldr embed.
+  const auto best_k = int(json_number(run.out, "best_k"));
+  REQUIRE(best_k >= 7);
+  REQUIRE(best_k <= 9);
+  const nldr::CriteriaOptions criteria{.rank_k_max = 20};
+  double best_rv = INFINITY;
+  for (int k = 7; k <= 9; ++k) {
+    const std::string y = s / ("y" + std::to_string(k) + ".csv");
+    REQUIRE(nldr_run(s, "embed" + in + " --method landmark-isomap --landmarks 40 --k " + std::to_string(k) +
+                            " --out " + y).exit_code == 0);
+    const double rv = nldr::evaluate_criteria(X, nldr::KNearest{k}(X), read(y), criteria).geodesic_rv;
+    const std::string scores = run.out.substr(run.out.find("\"scores\""));
+    const auto at = scores.find("\"k\": " + std::to_string(k) + ",");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::abs(json_number(scores.substr(at), "geodesic-rv") - rv) < 1e-9);
+    best_rv = std::min(best_rv, rv);
+  }
+  // exact_at_best: Isomap itself at the picked k, with its own criteria.
+  REQUIRE(nldr_run(s, "embed" + in + " --method isomap --k " + std::to_string(best_k) + " --out " + s / "exact.csv")
+              .exit_code == 0);
+  const double exact_rv =
+      nldr::evaluate_criteria(X, nldr::KNearest{best_k}(X), read(s / "exact.csv"), criteria).geodesic_rv;
+  const std::string exact_report = run.out.substr(run.out.find("\"exact_at_best\""));
+  CHECK(json_number(exact_report, "k") == best_k);
+  CHECK(std::abs(json_number(exact_report, "geodesic-rv") - exact_rv) < 1e-9);
+
+  const auto plain = nldr_run(s, "tune" + in + " --method isomap --k-min 7 --k-max 7 --curve-k 20");
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out == "best k = 7 by auc-rnx\n");
+  require_error(nldr_run(s, "tune" + in + " --method lle --scoring landmarks"), 2,
+                "--scoring landmarks: lle has no landmark approximation");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --scoring-landmarks 50"), 2,
+                "--scoring-landmarks applies to --scoring landmarks");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --scoring landmarks --scoring-landmarks 301"), 2,
+                "--scoring-landmarks = 301 exceeds N = 300");
 }

@@ -12,6 +12,7 @@
 #include "catch.hpp"
 #include "metrics/data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -87,6 +88,60 @@ TEMPLATE_TEST_CASE("tune hands out KNearest{k} for every k and records every cri
   REQUIRE(result.mle);
   REQUIRE(result.twonn);
   CHECK(result.suggested_dim == 3);
+}
+
+TEMPLATE_TEST_CASE("tune with a stand-in scores every k with it and fits the exact method once, at the pick",
+                   "[tune][sweep]", float, double) {
+  using T = TestType;
+  const auto X = test_data::uniform<T>(120, 3, 5);
+  const nldr::TuneOptions options{.k_min = 3, .k_max = 15, .k_step = 3, .criteria = {.geodesic_sources = 20, .seed = 2},
+                                  .suggest_dimension = false};
+  const auto stand_in = [&](const nldr::NeighborGraph<T>& graph) {
+    return sweep_test::k_dependent_embedding(X, graph.degree(0));
+  };
+  std::vector<nldr::index_t> exact_ks;
+  const auto exact = [&](const nldr::NeighborGraph<T>& graph) {
+    exact_ks.push_back(graph.degree(0));
+    const auto direct = nldr::KNearest{graph.degree(0)}(X);
+    CHECK(std::vector<nldr::index_t>(graph.indices().begin(), graph.indices().end()) ==
+          std::vector<nldr::index_t>(direct.indices().begin(), direct.indices().end()));
+    return nldr::Matrix<T>(X.leftCols(2));
+  };
+  std::vector<double> fractions;
+  auto reporting = options;
+  reporting.progress = [&](double f) {
+    fractions.push_back(f);
+    return true;
+  };
+  const auto scored = nldr::tune(X, reporting, stand_in, exact);
+  const auto alone = nldr::tune(X, options, stand_in);
+  CHECK(exact_ks == std::vector<nldr::index_t>{9});  // once, at the stand-in's least noisy k
+  // Progress counts the exact fit as one more unit after the 5 values.
+  REQUIRE(fractions.size() == 7);
+  CHECK(fractions[5] == Approx(5.0 / 6.0));
+  CHECK(fractions.back() == 1.0);
+  CHECK(scored.best_k == 9);
+  REQUIRE(scored.scores.size() == alone.scores.size());
+  for (std::size_t i = 0; i < alone.scores.size(); ++i) CHECK(scored.scores[i].values.auc_rnx == alone.scores[i].values.auc_rnx);
+  CHECK_FALSE(alone.exact_at_best);
+  REQUIRE(scored.exact_at_best);
+  CHECK(scored.exact_at_best->k == 9);
+  CHECK(scored.exact_at_best->failure.empty());
+  const auto expected = nldr::evaluate_criteria(X, nldr::KNearest{9}(X), nldr::Matrix<T>(X.leftCols(2)), options.criteria);
+  CHECK(scored.exact_at_best->values.auc_rnx == expected.auc_rnx);
+  CHECK(scored.exact_at_best->values.geodesic_rv == expected.geodesic_rv);
+  CHECK(scored.exact_at_best->values.auc_rnx != scored.scores[2].values.auc_rnx);  // not the stand-in's
+  const auto& stages = scored.times.stages;
+  CHECK(std::find_if(stages.begin(), stages.end(), [](const auto& s) { return s.first == "exact_fit"; }) != stages.end());
+
+  // An exact fit that fails leaves the pick standing and says why.
+  const auto failing = nldr::tune(X, options, stand_in, [](const nldr::NeighborGraph<T>&) -> nldr::Matrix<T> {
+    throw nldr::convergence_error("the eigensolver did not converge");
+  });
+  CHECK(failing.best_k == 9);
+  REQUIRE(failing.exact_at_best);
+  CHECK(failing.exact_at_best->failure == "the eigensolver did not converge");
+  CHECK(std::isnan(failing.exact_at_best->values.auc_rnx));
 }
 
 TEST_CASE("tune records failed k, reports progress and can be cancelled", "[tune][sweep]") {

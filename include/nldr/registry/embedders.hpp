@@ -25,6 +25,7 @@
 #include <nldr/registry/compiled.hpp>
 #include <nldr/registry/parameters.hpp>
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -96,6 +97,9 @@ struct EmbedderInfo {
   AnyModel<double> (*fit_double)(const FitInput<double>&, const Arguments&, std::string_view) = nullptr;
   AnyModel<float> (*load_float)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
   AnyModel<double> (*load_double)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
+  /// A method of this table that approximates this one through m landmarks (its `landmarks` parameter)
+  /// at a fraction of the cost, for a sweep to score with (landmark_scoring); empty when there is none.
+  std::string_view landmark_approximation{};
 };
 
 namespace detail {
@@ -132,6 +136,12 @@ EmbedderInfo embedder(std::string_view name, std::span<const std::string_view> a
           &fit_any<double, Fit>,
           &load_any<float, Model>,
           &load_any<double, Model>};
+}
+
+/// `entry` with its landmark approximation (EmbedderInfo::landmark_approximation) set to `method`.
+inline EmbedderInfo approximated_by(EmbedderInfo entry, std::string_view method) {
+  entry.landmark_approximation = method;
+  return entry;
 }
 
 /// Fits `method` (an embedder of embed/embedder.hpp with an `options.progress` member) to `in`
@@ -332,18 +342,22 @@ const std::vector<EmbedderInfo>& embedder_table() {
                                                            .eigen = top_eigen(a)}},
                                              in);
                          }),
-      embedder<IsomapModel>("isomap", no_aliases, "geodesic distances along the graph, then classical MDS",
-                            needs_graph, isomap_parameters, one_neighbor,
-                            []<Real T>(const FitInput<T>& in, const Arguments& a) {
-                              return fit_method(Isomap{{.dim = a.index("dim"),
-                                                        .storage = a.text("storage") == "float" ? GeodesicStorage::single
-                                                                                                : GeodesicStorage::input,
-                                                        .edge_lengths = edge_lengths(a, in.graph_lengths_given),
-                                                        .negative_eigenvalues = a.index("negative_eigenvalues"),
-                                                        .seed = std::uint64_t(a.integer("seed")),
-                                                        .eigen = top_eigen(a)}},
-                                                in);
-                            }),
+      // Landmark Isomap with every point a landmark is Isomap (de Silva & Tenenbaum 2004).
+      approximated_by(
+          embedder<IsomapModel>("isomap", no_aliases, "geodesic distances along the graph, then classical MDS",
+                                needs_graph, isomap_parameters, one_neighbor,
+                                []<Real T>(const FitInput<T>& in, const Arguments& a) {
+                                  return fit_method(Isomap{{.dim = a.index("dim"),
+                                                            .storage = a.text("storage") == "float"
+                                                                           ? GeodesicStorage::single
+                                                                           : GeodesicStorage::input,
+                                                            .edge_lengths = edge_lengths(a, in.graph_lengths_given),
+                                                            .negative_eigenvalues = a.index("negative_eigenvalues"),
+                                                            .seed = std::uint64_t(a.integer("seed")),
+                                                            .eigen = top_eigen(a)}},
+                                                    in);
+                                }),
+          "landmark-isomap"),
       embedder<LandmarkIsomapModel>(
           "landmark-isomap", no_aliases, "Isomap through m landmarks (O(m N) memory)", needs_graph,
           landmark_isomap_parameters, one_neighbor, []<Real T>(const FitInput<T>& in, const Arguments& a) {
@@ -428,6 +442,39 @@ const EmbedderInfo& find_embedder(std::string_view name) {
   }
   throw_invalid("method", "unknown method \"", name, "\"", detail::did_you_mean(name, known), ": use one of ",
                 detail::joined(known));
+}
+
+/// The stand-in that scores a sweep of one method through m landmarks (nldr::tune with an `exact` fit;
+/// docs/tuning.md, "Scoring through landmarks"): the method's landmark approximation and its parameters.
+struct LandmarkScoring {
+  const EmbedderInfo* method = nullptr;
+  ParameterValues values;
+};
+
+/// The landmarks a sweep scores with when none are given: m = max(200, N / 20), at most N
+/// (docs/tuning.md, "Scoring through landmarks": where the picks were measured).
+inline index_t default_scoring_landmarks(index_t n) { return std::min(n, std::max<index_t>(200, n / 20)); }
+
+/// The stand-in for `method` with parameters `values`: its landmark approximation
+/// (EmbedderInfo::landmark_approximation), given those of `values` it takes and landmarks = m.
+/// \throws nldr::invalid_argument naming "scoring" when `method` has no approximation, with the methods
+///         that have one.
+template <class Unused = void>
+LandmarkScoring landmark_scoring(const EmbedderInfo& method, const ParameterValues& values, index_t landmarks) {
+  if (method.landmark_approximation.empty()) {
+    std::vector<std::string_view> approximated;
+    for (const auto& entry : embedders<Unused>())
+      if (!entry.landmark_approximation.empty()) approximated.push_back(entry.name);
+    throw_invalid("scoring", method.name, " has no landmark approximation (the methods with one: ",
+                  detail::joined(approximated), "): score with the method itself");
+  }
+  const EmbedderInfo& stand_in = find_embedder<Unused>(method.landmark_approximation);
+  LandmarkScoring scoring{&stand_in, {}};
+  for (const auto& [name, value] : values)
+    for (const auto& spec : stand_in.parameters)
+      if (spec.name == name) scoring.values[name] = value;
+  scoring.values["landmarks"] = detail::concat(landmarks);
+  return scoring;
 }
 
 }  // namespace nldr

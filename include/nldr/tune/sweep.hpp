@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <string>
@@ -107,8 +108,11 @@ struct TuneResult {
   std::string dimension_failure{};
   /// round(mle.estimate), at least 1 (0 when not estimated): a target dimension to try.
   index_t suggested_dim = 0;
+  /// When a cheaper stand-in scored the values (tune with an `exact` fit): the exact method fit once at
+  /// best_value, with its criteria (or its failure); empty otherwise.
+  std::optional<TuneScore> exact_at_best{};
   /// Wall time: "knn" (k sweep) or "epsilon_ball" (radius sweep), "embed" and "criteria" (summed over the
-  /// values), "intrinsic_dimension".
+  /// values), "exact_fit" (with a stand-in: the exact fit and its criteria), "intrinsic_dimension".
   StageTimes times{};
 };
 
@@ -131,11 +135,20 @@ inline void validate_sweep_values(const std::vector<double>& values, TuneParamet
   }
 }
 
+/// The criteria of a value whose embedding failed: NaN.
+inline CriteriaValues failed_values() {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  return {nan, nan, 0, nan, 0, nan};
+}
+
 /// The loop every sweep shares: for each value, graph_at(step) and embed_at(step, graph), then every
-/// criterion; failures recorded, progress reported, the best value chosen.
-template <Real T, class GraphAt, class EmbedAt>
+/// criterion; failures recorded, progress reported, the best value chosen; then, unless exact_at is
+/// nullptr, exact_at(graph) once at the best value (TuneResult::exact_at_best).
+template <Real T, class GraphAt, class EmbedAt, class ExactAt = std::nullptr_t>
 void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::vector<double>& values,
-               GraphAt&& graph_at, EmbedAt&& embed_at, TuneResult& result) {
+               GraphAt&& graph_at, EmbedAt&& embed_at, TuneResult& result, ExactAt&& exact_at = nullptr) {
+  constexpr bool with_exact_fit = !std::is_same_v<std::decay_t<ExactAt>, std::nullptr_t>;
+  const double units = double(values.size()) + (with_exact_fit ? 1 : 0);  // progress: values, then the exact fit
   const std::string name(parameter_name(options.parameter));
   report_progress(options.progress, 0, "nldr::tune");
   double embed_seconds = 0, criteria_seconds = 0;
@@ -167,12 +180,11 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
       validate_same_rows(points.rows(), Y->rows(), "X", "the embedding");
       score.values = evaluate_criteria(points, graph, *Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
     } else {
-      constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-      score.values = {nan, nan, 0, nan, 0, nan};
+      score.values = failed_values();
     }
     criteria_seconds += watch.seconds();
     result.scores.push_back(std::move(score));
-    report_progress(options.progress, double(step + 1) / double(values.size()), "nldr::tune");
+    report_progress(options.progress, double(step + 1) / units, "nldr::tune");
   }
   result.times.add("embed", embed_seconds);
   result.times.add("criteria", criteria_seconds);
@@ -188,6 +200,25 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
                        "]; at ", name, " = ", result.scores.front().value, ": ", result.scores.front().failure));
   result.best_value = best->value;
   result.best_k = best->k;
+  if constexpr (with_exact_fit) {
+    watch.restart();
+    TuneScore exact = *best;
+    exact.values = failed_values();
+    const std::size_t step = std::size_t(best - result.scores.data());
+    const NeighborGraph<T> graph = graph_at(step);
+    try {
+      const Matrix<T> Y = exact_at(graph);
+      validate_same_rows(points.rows(), Y.rows(), "X", "the embedding");
+      exact.values = evaluate_criteria(points, graph, Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
+    } catch (const disconnected_graph& failure) {  // the choice stands; the report says why no exact fit
+      exact.failure = failure.what();
+    } catch (const convergence_error& failure) {
+      exact.failure = failure.what();
+    }
+    result.exact_at_best = std::move(exact);
+    result.times.add("exact_fit", watch.seconds());
+    report_progress(options.progress, 1, "nldr::tune");
+  }
 
   if (options.suggest_dimension) {
     watch.restart();
@@ -218,6 +249,10 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
 /// nldr::cancelled when the callback returns false; nldr::error when every value failed (the message quotes
 /// the first failure).
 ///
+/// With `exact` (callable like embed), `embed` is a cheaper stand-in that scores every value (Landmark
+/// Isomap for Isomap: docs/tuning.md, "Scoring through landmarks") and `exact(graph)` runs once, at the
+/// best value; its criteria, or why it failed, land in TuneResult::exact_at_best.
+///
 /// \code
 /// auto result = nldr::tune(X, {.k_min = 5, .k_max = 30, .criterion = nldr::TuneCriterion::geodesic_rv},
 ///                          [&](const nldr::NeighborGraph<double>& graph) {
@@ -228,12 +263,16 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
 ///                             isomap_of_graph);
 /// by_radius.best_value;
 /// \endcode
-template <class Derived, class EmbedFn>
-TuneResult tune(const Eigen::MatrixBase<Derived>& X, const TuneOptions& options, EmbedFn&& embed) {
+template <class Derived, class EmbedFn, class ExactFn = std::nullptr_t>
+TuneResult tune(const Eigen::MatrixBase<Derived>& X, const TuneOptions& options, EmbedFn&& embed,
+                ExactFn&& exact = nullptr) {
   using T = typename Derived::Scalar;
   static_assert(Real<T>, "nldr::tune: the points must be float or double");
   static_assert(std::is_invocable_v<EmbedFn&, const NeighborGraph<T>&>,
                 "nldr::tune: embed must be callable with the graph (const nldr::NeighborGraph<T>&)");
+  static_assert(std::is_same_v<std::decay_t<ExactFn>, std::nullptr_t> ||
+                    std::is_invocable_v<ExactFn&, const NeighborGraph<T>&>,
+                "nldr::tune: exact must be callable with the graph (const nldr::NeighborGraph<T>&)");
   validate_points(X, "X", 4);
   if (options.parameter == TuneParameter::t)
     throw_invalid("parameter", "the t sweep keeps one graph and changes only the weights: call "
@@ -256,14 +295,16 @@ TuneResult tune(const Eigen::MatrixBase<Derived>& X, const TuneOptions& options,
     const NeighborGraph<T> widest = KNearest{.k = options.k_max, .backend = options.backend}(points);
     result.times.add("knn", watch.seconds());
     detail::run_sweep(points, options, ks, [&](std::size_t step) { return knn_prefix(widest, index_t(ks[step])); },
-                      [&](std::size_t, const NeighborGraph<T>& graph) { return embed(graph); }, result);
+                      [&](std::size_t, const NeighborGraph<T>& graph) { return embed(graph); }, result,
+                      std::forward<ExactFn>(exact));
   } else {
     detail::validate_sweep_values(options.values, options.parameter);
     const NeighborGraph<T> widest = EpsilonBall{.radius = options.values.back(), .backend = options.backend}(points);
     result.times.add("epsilon_ball", watch.seconds());
     detail::run_sweep(points, options, options.values,
                       [&](std::size_t step) { return radius_prefix(widest, options.values[step]); },
-                      [&](std::size_t, const NeighborGraph<T>& graph) { return embed(graph); }, result);
+                      [&](std::size_t, const NeighborGraph<T>& graph) { return embed(graph); }, result,
+                      std::forward<ExactFn>(exact));
   }
   return result;
 }
