@@ -1,7 +1,7 @@
 // What a sweep over k costs against independent runs (the target: 20 values of k in at most 1/3 of
 // the time of 20 independent runs; docs/tuning.md, "Sweep cost"), on the Swiss roll.
 //
-//   bench_tune_sweep isomap|lle N K_MIN K_MAX [RANK_K_MAX]     e.g. isomap 5000 5 24; lle 50000 5 24 30
+//   bench_tune_sweep isomap|lle N K_MIN K_MAX [RANK_K_MAX [LANDMARKS]]   e.g. isomap 5000 5 24; lle 50000 5 24 30
 //
 // The driver re-executes itself once per side, so no side inherits another's heap or warm caches:
 //   independent  a user's 20 runs: KNearest{k} + fit, for every k;
@@ -9,21 +9,28 @@
 //   criteria     nldr::tune's own extra work, per k: evaluate_criteria of one embedding (k = K_MIN), timed
 //                once and multiplied by the number of k (the criteria do not depend on k beyond the graph's
 //                geodesics, and at N = 50,000 running them 20 times would take longer than the embeddings);
+//   landmarks    (isomap) nldr::tune scoring through landmarks, whole: one KNearest{k_max}, per k Landmark Isomap
+//                (LANDMARKS, 0 = nldr::default_scoring_landmarks) and every criterion, then Isomap once at the
+//                pick and its criteria (docs/tuning.md, "Scoring through landmarks");
 // and runs the independent side again after the others: on a shared machine the spread between the two
 // says how far the timings can be trusted. Each side prints its figures and the load average.
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
 #include <nldr/embed/lle.hpp>
+#include <nldr/embed/landmark_isomap.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/embedders.hpp>
 #include <nldr/tune/criteria.hpp>
 #include <nldr/tune/knn_prefix.hpp>
+#include <nldr/tune/sweep.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +39,7 @@ namespace {
 
 struct Setup {
   std::string method;
-  nldr::index_t n = 0, k_min = 0, k_max = 0, rank_k_max = 0;
+  nldr::index_t n = 0, k_min = 0, k_max = 0, rank_k_max = 0, landmarks = 0;
 };
 
 std::string load_average() {
@@ -95,6 +102,21 @@ int run_side(const std::string& side, const Setup& s) {
     clock.restart();
     nldr::evaluate_criteria(X, graph, Y, {.rank_k_max = s.rank_k_max});
     std::printf("criteria_per_k %.4f\n", clock.seconds());
+  } else if (side == "landmarks") {
+    const nldr::index_t m = s.landmarks > 0 ? s.landmarks : nldr::default_scoring_landmarks(s.n);
+    const auto result = nldr::tune(
+        X, {.k_min = s.k_min, .k_max = s.k_max, .criteria = {.rank_k_max = s.rank_k_max}, .suggest_dimension = false},
+        [&](const nldr::NeighborGraph<double>& graph) {
+          auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = m}}.fit(X, graph);
+          for (const auto& [stage, seconds] : model.times.stages) stages[stage] += seconds;
+          return model.coordinates;
+        },
+        [&](const nldr::NeighborGraph<double>& graph) { return nldr::Isomap{{.dim = 2}}.fit(X, graph).coordinates; });
+    for (const auto& [stage, seconds] : result.times.stages) {
+      std::printf("tune:%s %.4f\n", stage.c_str(), seconds);
+      (stage == "knn" ? knn : embed) += seconds;  // embed: the stand-in fits, the criteria and the exact fit
+    }
+    std::printf("landmarks %d\nbest_k %d\n", m, result.best_k);
   } else {
     std::fprintf(stderr, "bench_tune_sweep: unknown side %s\n", side.c_str());
     return 2;
@@ -149,12 +171,11 @@ int main(int argc, char** argv) {
   const bool is_side = argc > 2 && std::string(argv[1]) == "--side";
   const int first = is_side ? 3 : 1;
   if (argc < first + 4 || (std::string(argv[first]) != "isomap" && std::string(argv[first]) != "lle")) {
-    std::fprintf(stderr, "usage: bench_tune_sweep isomap|lle N K_MIN K_MAX [RANK_K_MAX]\n");
+    std::fprintf(stderr, "usage: bench_tune_sweep isomap|lle N K_MIN K_MAX [RANK_K_MAX [LANDMARKS]]\n");
     return 2;
   }
-  const Setup s{argv[first], nldr::index_t(std::atoi(argv[first + 1])), nldr::index_t(std::atoi(argv[first + 2])),
-                nldr::index_t(std::atoi(argv[first + 3])),
-                argc > first + 4 ? nldr::index_t(std::atoi(argv[first + 4])) : nldr::index_t(0)};
+  const auto argument = [&](int i) { return argc > first + i ? nldr::index_t(std::atoi(argv[first + i])) : 0; };
+  const Setup s{argv[first], argument(1), argument(2), argument(3), argument(4), argument(5)};
   if (is_side) return run_side(argv[2], s);
 
   std::string args;
@@ -181,8 +202,21 @@ int main(int argc, char** argv) {
   std::printf("sweep / independent (1st), embedding work: %.2f; with the criteria: %.2f  (target <= 0.33)\n",
               total(sweep) / total(before), (total(sweep) + per_k * count) / total(before));
   std::fflush(stdout);
+  std::optional<std::map<std::string, std::string>> landmarks;
+  if (s.method == "isomap") {
+    landmarks = side("landmarks (all)", "landmarks");
+    std::printf("  landmarks %s, best k %s; tune stages:", text(*landmarks, "landmarks").c_str(),
+                text(*landmarks, "best_k").c_str());
+    for (const auto& [key, value] : *landmarks)
+      if (key.rfind("tune:", 0) == 0) std::printf(" %s %.2f s;", key.substr(5).c_str(), std::atof(value.c_str()));
+    std::printf("\nlandmarks (with criteria and the exact fit) / independent (1st): %.2f  (target <= 0.33)\n",
+                total(*landmarks) / total(before));
+    std::fflush(stdout);
+  }
   const auto after = side("independent (2nd)", "independent");
   std::printf("sweep / independent (2nd), embedding work: %.2f; with the criteria: %.2f\n", total(sweep) / total(after),
               (total(sweep) + per_k * count) / total(after));
+  if (landmarks)
+    std::printf("landmarks (with criteria and the exact fit) / independent (2nd): %.2f\n", total(*landmarks) / total(after));
   return 0;
 }

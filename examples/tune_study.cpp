@@ -1,6 +1,8 @@
 // The tuning study (docs/tuning.md, "Study"): does a criterion without ground truth pick a good k?
 //
-// Usage: tune_study <output-dir> [--n N] [--k-min A] [--k-max B] [--k-step S]
+// Usage: tune_study <output-dir> [--n N] [--k-min A] [--k-max B] [--k-step S] [--curve-k K] [--methods M,M,...]
+// A method is a registry name with optional parameters, e.g. landmark-isomap:landmarks=100 (default: isomap,lle);
+// --curve-k bounds the R_NX curve behind auc-rnx and lcmc (default 0: the whole curve).
 // For every method (Isomap, LLE) x data set with ground truth (Swiss roll, S-curve, Swiss hole,
 // non-uniform roll, twin peaks; the Swiss roll also with Gaussian noise 0.5 and 1), nldr::tune sweeps k and
 // every criterion of nldr/tune/criteria.hpp picks its k; the residual variance against the truth (exact
@@ -87,18 +89,22 @@ bool near_best(double rv, double best) { return rv <= 1.05 * best || rv <= best 
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: tune_study <output-dir> [--n N] [--k-min A] [--k-max B] [--k-step S]\n";
+    std::cerr << "usage: tune_study <output-dir> [--n N] [--k-min A] [--k-max B] [--k-step S] [--curve-k K] "
+                 "[--methods M,M,...]\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
-  nldr::index_t n = 1000, k_min = 4, k_max = 28, k_step = 2;
+  nldr::index_t n = 1000, k_min = 4, k_max = 28, k_step = 2, curve_k = 0;
+  std::string method_list = "isomap,lle";
   for (int a = 2; a + 1 < argc; a += 2) {
     const std::string flag = argv[a];
     const auto value = nldr::index_t(std::atoi(argv[a + 1]));
-    if (flag == "--n") n = value;
+    if (flag == "--methods") method_list = argv[a + 1];
+    else if (flag == "--n") n = value;
     else if (flag == "--k-min") k_min = value;
     else if (flag == "--k-max") k_max = value;
     else if (flag == "--k-step") k_step = value;
+    else if (flag == "--curve-k") curve_k = value;
     else {
       std::cerr << "unknown option " << flag << "\n";
       return 2;
@@ -106,13 +112,26 @@ int main(int argc, char** argv) {
   }
   std::filesystem::create_directories(out_dir);
 
-  // The methods of the study, from the registry (the results in docs/tuning.md are for these two).
+  // The methods of the study, from the registry: "name[:parameter=value:...]" each.
   std::vector<Method> methods;
-  for (const char* name : {"isomap", "lle"}) {
+  std::istringstream list(method_list);
+  for (std::string spec; std::getline(list, spec, ',');) {
+    std::istringstream fields(spec);
+    std::string name, field;
+    std::getline(fields, name, ':');
+    nldr::ParameterValues parameters{{"dim", "2"}};
+    while (std::getline(fields, field, ':')) {
+      const auto equals = field.find('=');
+      if (equals == std::string::npos) {
+        std::cerr << "method parameter " << field << " is not name=value\n";
+        return 2;
+      }
+      parameters[field.substr(0, equals)] = field.substr(equals + 1);
+    }
     const nldr::EmbedderInfo& entry = nldr::find_embedder(name);
-    methods.push_back({name, [&entry](const Matrix<double>& X, const nldr::NeighborGraph<double>& g) {
+    methods.push_back({spec, [&entry, parameters](const Matrix<double>& X, const nldr::NeighborGraph<double>& g) {
                          return Matrix<double>(
-                             entry.fit(nldr::FitInput<double>{.points = &X, .graph = &g}, {{"dim", "2"}}).coordinates());
+                             entry.fit(nldr::FitInput<double>{.points = &X, .graph = &g}, parameters).coordinates());
                        }});
   }
   struct DataSpec {
@@ -132,7 +151,7 @@ int main(int argc, char** argv) {
     for (const auto& method : methods) {
       Cell cell{spec.noise > 0 ? spec.name + " (noise " + fixed(spec.noise, 1) + ")" : spec.name, method.name, {}, {}};
       nldr::Stopwatch watch;
-      cell.result = nldr::tune(data.points, {.k_min = k_min, .k_max = k_max, .k_step = k_step, .criteria = {.seed = 1}},
+      cell.result = nldr::tune(data.points, {.k_min = k_min, .k_max = k_max, .k_step = k_step, .criteria = {.rank_k_max = curve_k, .seed = 1}},
                                [&](const nldr::NeighborGraph<double>& graph) {
                                  Matrix<double> Y = method.embed(data.points, graph);
                                  cell.truth[graph.degree(0)] = truth_residual_variance(reference, Y);
