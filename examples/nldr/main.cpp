@@ -817,6 +817,9 @@ int tune(const TuneArgs& a) {
     if (a.scoring_landmarks > n)
       nldr::throw_invalid("--scoring-landmarks", "--scoring-landmarks = ", a.scoring_landmarks, " exceeds N = ", n,
                           ": give at most N, or 0 for the default");
+    if (a.scoring_landmarks > 0 && a.scoring_landmarks <= embedding_dim(values))
+      nldr::throw_invalid("--scoring-landmarks", "--scoring-landmarks = ", a.scoring_landmarks, " must exceed --dim ",
+                          embedding_dim(values), ": give more landmarks, or 0 for the default");
     try {
       stand_in = nldr::landmark_scoring(method, values,
                                         a.scoring_landmarks > 0 ? a.scoring_landmarks : nldr::default_scoring_landmarks(n));

@@ -766,4 +766,6 @@ TEST_CASE("tune --scoring landmarks scores with Landmark Isomap and fits Isomap 
                 "--scoring-landmarks applies to --scoring landmarks");
   require_error(nldr_run(s, "tune" + in + " --method isomap --scoring landmarks --scoring-landmarks 301"), 2,
                 "--scoring-landmarks = 301 exceeds N = 300");
+  require_error(nldr_run(s, "tune" + in + " --method isomap --scoring landmarks --scoring-landmarks 2"), 2,
+                "--scoring-landmarks = 2 must exceed --dim 2");
 }
