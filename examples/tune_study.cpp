@@ -151,7 +151,9 @@ int main(int argc, char** argv) {
     for (const auto& method : methods) {
       Cell cell{spec.noise > 0 ? spec.name + " (noise " + fixed(spec.noise, 1) + ")" : spec.name, method.name, {}, {}};
       nldr::Stopwatch watch;
-      cell.result = nldr::tune(data.points, {.k_min = k_min, .k_max = k_max, .k_step = k_step, .criteria = {.rank_k_max = curve_k, .seed = 1}},
+      cell.result = nldr::tune(data.points,
+                               {.k_min = k_min, .k_max = k_max, .k_step = k_step,
+                                .criteria = {.rank_k_max = curve_k, .seed = 1}},
                                [&](const nldr::NeighborGraph<double>& graph) {
                                  Matrix<double> Y = method.embed(data.points, graph);
                                  cell.truth[graph.degree(0)] = truth_residual_variance(reference, Y);

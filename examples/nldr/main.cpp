@@ -506,7 +506,7 @@ int embed(EmbedArgs& a) {
     // Pruning selectors keep at least as many neighbors as the method needs, unless told otherwise.
     if (selector->prunes && !selector_values.count("min_neighbors"))
       selector_values["min_neighbors"] = std::to_string(method.min_neighbors(dim));
-    if (nldr_tool::takes(selector->parameters, "intrinsic_dim") && !selector_values.count("intrinsic_dim"))
+    if (nldr::takes_parameter(selector->parameters, "intrinsic_dim") && !selector_values.count("intrinsic_dim"))
       selector_values["intrinsic_dim"] = std::to_string(dim);
     clock.restart();
     graph = selector->select(X, selector_values, console.progress(std::string(selector->name)));
@@ -775,10 +775,10 @@ int tune(const TuneArgs& a) {
   const nldr::TuneParameter parameter = sweep_parameter(a);
   if (parameter == nldr::TuneParameter::t) {
     const std::string t_flag = a.given("--t-values") ? "--t-values" : "--t-min";
-    if (!nldr_tool::takes(method.parameters, "heat_t")) {
+    if (!nldr::takes_parameter(method.parameters, "heat_t")) {
       std::string takers;
       for (const auto& entry : nldr::embedders())
-        if (nldr_tool::takes(entry.parameters, "heat_t")) takers += (takers.empty() ? "" : ", ") + std::string(entry.name);
+        if (nldr::takes_parameter(entry.parameters, "heat_t")) takers += (takers.empty() ? "" : ", ") + std::string(entry.name);
       nldr::throw_invalid(t_flag, t_flag, " sweeps the heat-kernel width heat_t, which ", method.name,
                           " does not take: use it with ", takers);
     }

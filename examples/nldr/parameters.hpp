@@ -37,12 +37,6 @@ inline std::string flag_list(std::span<const nldr::ParameterSpec> specs) {
   return text.empty() ? " no parameters" : text;
 }
 
-inline bool takes(std::span<const nldr::ParameterSpec> specs, std::string_view name) {
-  for (const auto& spec : specs)
-    if (spec.name == name) return true;
-  return false;
-}
-
 /// The registry flags of one subcommand and the values given to them.
 class RegistryFlags {
  public:
@@ -73,7 +67,7 @@ class RegistryFlags {
   nldr::ParameterValues given(std::span<const nldr::ParameterSpec> specs) const {
     nldr::ParameterValues values;
     for (const auto& [name, option] : options_)
-      if (option->count() > 0 && takes(specs, name)) values[name] = value(name);
+      if (option->count() > 0 && nldr::takes_parameter(specs, name)) values[name] = value(name);
     return values;
   }
 
@@ -85,7 +79,7 @@ class RegistryFlags {
       bool taken = false;
       std::string applicable;
       for (const auto& [owner, specs] : owners) {
-        taken = taken || takes(specs, name);
+        taken = taken || nldr::takes_parameter(specs, name);
         applicable += "; " + owner + " takes" + flag_list(specs);
       }
       if (!taken)

@@ -471,8 +471,7 @@ LandmarkScoring landmark_scoring(const EmbedderInfo& method, const ParameterValu
   const EmbedderInfo& stand_in = find_embedder<Unused>(method.landmark_approximation);
   LandmarkScoring scoring{&stand_in, {}};
   for (const auto& [name, value] : values)
-    for (const auto& spec : stand_in.parameters)
-      if (spec.name == name) scoring.values[name] = value;
+    if (takes_parameter(stand_in.parameters, name)) scoring.values[name] = value;
   scoring.values["landmarks"] = detail::concat(landmarks);
   return scoring;
 }

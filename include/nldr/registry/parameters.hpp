@@ -83,6 +83,13 @@ inline std::string joined(std::span<const std::string_view> names, std::string_v
 
 }  // namespace detail
 
+/// Whether the spec list has a parameter called `name`.
+inline bool takes_parameter(std::span<const ParameterSpec> specs, std::string_view name) {
+  for (const auto& spec : specs)
+    if (spec.name == name) return true;
+  return false;
+}
+
 /// Parameter values by name, as text ("dim" -> "2"). Checked against a spec list by resolve().
 using ParameterValues = std::map<std::string, std::string, std::less<>>;
 
