@@ -10,7 +10,7 @@ speed:   10,000 new Swiss-roll points placed by a model fit on N training points
          same points. Ratio = scikit-learn / nldr.
 heldout: fit on 80% of a 10,000-point Swiss roll, transform the other 20%: residual variance of the
          transformed points against their true coordinates vs that of the fitted points, every
-         method of the tool.
+         method of the registry (read from the Python package built beside the tool).
 digits:  scikit-learn's digits (1797 x 64), 5-fold cross-validation: each fold's test images are
          placed by transform of a model fit on the other four; the 7-NN classification error of the
          test embedding against the training embedding, nldr vs scikit-learn's Isomap and LLE
@@ -102,13 +102,20 @@ def speed(nldr, tmp):
               f"| {sk / process:.1f}x |")
 
 
+def registry_methods(nldr):
+    """Every method of the registry and its inputs, from the Python package built beside the tool
+    (BUILD/examples/nldr -> BUILD/python), so that this script lists no method by hand."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(nldr))), "python"))
+    import nldr as package
+    return {m["name"]: m["inputs"] for m in package.methods()}
+
+
 def heldout(nldr, tmp):
     X, T = generate(nldr, tmp, 10000, 12)
     test = np.arange(10000) % 5 == 0
     train_csv, new_csv = os.path.join(tmp, "train.csv"), os.path.join(tmp, "new.csv")
     write(train_csv, X[~test]), write(new_csv, X[test])
-    methods = ["pca", "mds", "isomap", "landmark-isomap", "lle", "modified-lle", "hessian-lle", "ltsa",
-               "laplacian-eigenmaps"]
+    methods = registry_methods(nldr)
     print("| method | residual variance vs truth, fitted (sample of 2000) | transformed (2000) | "
           "1 - R^2 of the truth, affine on fitted | same map, transformed | "
           "max deviation, transform of the training points |")
@@ -116,7 +123,7 @@ def heldout(nldr, tmp):
     for method in methods:
         model, Y_csv = os.path.join(tmp, "m.nldr"), os.path.join(tmp, "Y.csv")
         args = ["embed", "--in", train_csv, "--out", Y_csv, "--method", method, "--save-model", model]
-        if method not in ("pca", "mds"):
+        if "graph" in methods[method]:
             args += ["--k", "10"]
         tool(nldr, *args)
         tool(nldr, "transform", "--model", model, "--in", new_csv, "--out", os.path.join(tmp, "Yn.csv"))

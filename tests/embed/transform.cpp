@@ -9,11 +9,15 @@
 #include "graph_embedders.hpp"
 
 #include <nldr/datasets/swiss_roll.hpp>
+#include <nldr/embed/isomap.hpp>
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/registry/embedders.hpp>
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -139,6 +143,63 @@ TEST_CASE("LLE transform applies the barycenter weights of a direct constrained 
     Eigen::RowVectorXd expected = Eigen::RowVectorXd::Zero(2);
     for (int a = 0; a < 10; ++a) expected += w[a] * model.coordinates().row(order[a].second);
     CHECK((Y_new.row(p) - expected).cwiseAbs().maxCoeff() < 1e-10);
+  }
+}
+
+TEMPLATE_TEST_CASE("Isomap transform equals the published extension computed literally, in any order of the points",
+                   "[transform]", float, double) {
+  using T = TestType;
+  // Reference (Tenenbaum et al. 2000; de Silva & Tenenbaum 2004): geodesics by Floyd-Warshall on the
+  // union of the kNN lists, B = -1/2 J G^2 J, its top two eigenpairs by a dense solver, and a new
+  // point at -1/2 L# (g^2 - column means of G^2) with g_j = min_q |x - x_q| + G(q, j) over its 10
+  // nearest training points (a full sort). Up to each coordinate's sign.
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 300, .seed = 7});
+  const nldr::Matrix<T> X = roll.points.template cast<T>();
+  const Eigen::Index n = X.rows();
+  const auto graph = nldr::KNearest{10}(X);
+  Eigen::MatrixXd G = Eigen::MatrixXd::Constant(n, n, std::numeric_limits<double>::infinity());
+  for (Eigen::Index i = 0; i < n; ++i) {
+    G(i, i) = 0;
+    for (const auto j : graph.neighbors(nldr::index_t(i))) {
+      const double length = (X.row(i) - X.row(j)).template cast<double>().norm();
+      G(i, j) = std::min(G(i, j), length), G(j, i) = std::min(G(j, i), length);
+    }
+  }
+  for (Eigen::Index m = 0; m < n; ++m)
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = 0; j < n; ++j) G(i, j) = std::min(G(i, j), G(i, m) + G(m, j));
+  const Eigen::MatrixXd squared = G.cwiseAbs2();
+  const Eigen::MatrixXd J = Eigen::MatrixXd::Identity(n, n) - Eigen::MatrixXd::Constant(n, n, 1.0 / double(n));
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(-0.5 * J * squared * J);
+  const Eigen::MatrixXd V = eigen.eigenvectors().rightCols(2).rowwise().reverse();
+  const Eigen::VectorXd lambda = eigen.eigenvalues().tail(2).reverse();
+  const Eigen::MatrixXd pseudo_inverse = lambda.cwiseSqrt().cwiseInverse().asDiagonal() * V.transpose();
+  const Eigen::VectorXd column_means = squared.colwise().mean().transpose();
+
+  const nldr::Matrix<T> X_new = (roll.points.topRows(40).array() + 0.07).template cast<T>();
+  Eigen::MatrixXd expected(X_new.rows(), 2);
+  for (Eigen::Index p = 0; p < X_new.rows(); ++p) {
+    std::vector<std::pair<double, Eigen::Index>> order;
+    for (Eigen::Index q = 0; q < n; ++q) order.emplace_back((X.row(q) - X_new.row(p)).template cast<double>().norm(), q);
+    std::sort(order.begin(), order.end());
+    Eigen::VectorXd g = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
+    for (int a = 0; a < 10; ++a) g = g.cwiseMin((G.row(order[a].second).array() + order[a].first).matrix().transpose());
+    expected.row(p) = (-0.5 * pseudo_inverse * (g.cwiseAbs2() - column_means)).transpose();
+  }
+  const double tolerance = (std::is_same_v<T, float> ? 2e-3 : 1e-8) * spread(expected);
+  for (const auto storage : {nldr::GeodesicStorage::input, nldr::GeodesicStorage::single}) {
+    CAPTURE(int(storage));
+    const auto model = nldr::Isomap{{.dim = 2, .storage = storage}}.fit(X, graph);
+    const Eigen::MatrixXd Y = model.transform(X_new).template cast<double>();
+    const double single = storage == nldr::GeodesicStorage::single ? 1e-4 * spread(expected) : 0.0;
+    for (Eigen::Index c = 0; c < 2; ++c) {
+      const double sign = Y.col(c).dot(expected.col(c)) < 0 ? -1.0 : 1.0;
+      CHECK((sign * Y.col(c) - expected.col(c)).cwiseAbs().maxCoeff() <= tolerance + single);
+    }
+    // The points are visited in an order of their own (routines/geodesic_placement.hpp): reversed
+    // input, reversed rows, bit for bit.
+    const nldr::Matrix<T> reversed = X_new.colwise().reverse();
+    CHECK((model.transform(reversed).colwise().reverse().array() == model.transform(X_new).array()).all());
   }
 }
 

@@ -4,8 +4,9 @@
 // (Tenenbaum et al. 2000, fig. 2) is part of the result.
 // Out of sample (de Silva & Tenenbaum 2004; docs/methods/isomap.md): a new point's geodesic to
 // training point j is min over its k nearest training points q of |x - x_q| + G(q, j), and it is
-// placed by the distance-based triangulation with every training point a landmark. G is not kept:
-// the model keeps B = -1/2 J G^2 J, which the fit computes anyway, and G(q, j)^2 = B_qq + B_jj - 2 B_qj.
+// placed by the distance-based triangulation with every training point a landmark. The fit centers
+// G^2 in place into B = -1/2 J G^2 J; after the eigensolve it turns B back into G
+// (G(q, j)^2 = B_qq + B_jj - 2 B_qj), so that transform reads G without a square root per element.
 #pragma once
 
 #include <nldr/core/correlation.hpp>
@@ -21,6 +22,7 @@
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/geodesic_graph.hpp>
+#include <nldr/embed/routines/geodesic_placement.hpp>
 #include <nldr/embed/routines/mds.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/embed/routines/residual_variance.hpp>
@@ -93,9 +95,9 @@ struct IsomapModel : Embedding<T> {
   index_t transform_k = 0;
   /// Training points and their search index.
   PointIndex<T> training;
-  /// B = -1/2 J G^2 J, N x N, in the geodesic storage (the other matrix is empty).
-  Matrix<float> centered_single;
-  Matrix<double> centered_double;
+  /// The geodesic distances G, N x N, in the geodesic storage (the other matrix is empty).
+  Matrix<float> geodesics_single;
+  Matrix<double> geodesics_double;
   /// Triangulation with every training point a landmark: L# (d x N) and mean squared geodesics.
   Eigen::MatrixXd pseudo_inverse;
   Eigen::VectorXd mean_squared;
@@ -111,8 +113,8 @@ struct IsomapModel : Embedding<T> {
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "IsomapModel::transform: same scalar as fit");
-    if (centered_single.size() > 0) return place(X_new, k, centered_single);
-    return place(X_new, k, centered_double);
+    if (geodesics_single.size() > 0) return place(X_new, k, geodesics_single);
+    return place(X_new, k, geodesics_double);
   }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
@@ -121,9 +123,9 @@ struct IsomapModel : Embedding<T> {
     require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
     require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
     const Eigen::Index n = training.size();
-    const bool single = centered_single.rows() == n && centered_single.cols() == n && centered_double.size() == 0;
-    const bool twice = centered_double.rows() == n && centered_double.cols() == n && centered_single.size() == 0;
-    require_state(single || twice, "one N x N centered geodesic matrix");
+    const bool single = geodesics_single.rows() == n && geodesics_single.cols() == n && geodesics_double.size() == 0;
+    const bool twice = geodesics_double.rows() == n && geodesics_double.cols() == n && geodesics_single.size() == 0;
+    require_state(single || twice, "one N x N geodesic matrix");
     require_state(pseudo_inverse.rows() == this->coordinates.cols() && pseudo_inverse.cols() == n, "L# is d x N");
     require_state(mean_squared.size() == n, "N mean squared geodesics");
   }
@@ -142,39 +144,18 @@ struct IsomapModel : Embedding<T> {
     v("graph_edges", graph_edges, FieldRole::result);
     v("transform_k", transform_k, FieldRole::state);
     v("training", training, FieldRole::state);
-    v("centered_single", centered_single, FieldRole::state);
-    v("centered_double", centered_double, FieldRole::state);
+    v("geodesics_single", geodesics_single, FieldRole::state);
+    v("geodesics_double", geodesics_double, FieldRole::state);
     v("pseudo_inverse", pseudo_inverse, FieldRole::state);
     v("mean_squared", mean_squared, FieldRole::state);
   }
 
  private:
   template <class Derived, Real S>
-  Matrix<T> place(const Eigen::MatrixBase<Derived>& X_new, index_t k, const Matrix<S>& B) const {
-    const index_t n = training.size();
-    routines::validate_transform_k(k, 1, n);
-    const auto lists = training.nearest(X_new, k);
-    // B's diagonal, contiguous: read once per element of every row below (a strided read of B(j, j)
-    // there missed the cache on every element).
-    const Eigen::VectorXd diagonal = B.diagonal().template cast<double>();
-    Matrix<T> Y(X_new.rows(), pseudo_inverse.rows());
-    parallel_for(0, X_new.rows(), [&](std::int64_t p) {
-      Eigen::VectorXd squared = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
-      for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e) {
-        const index_t q = lists.indices[e];
-        const double to_q = double(lists.distances[e]), b_qq = diagonal[q];
-        const S* row = B.row(q).data();
-        const double* b_jj = diagonal.data();
-        double* best = squared.data();
-        for (index_t j = 0; j < n; ++j) {
-          const double g = to_q + std::sqrt(std::max(0.0, b_qq + b_jj[j] - 2.0 * double(row[j])));
-          best[j] = std::min(best[j], g);
-        }
-      }
-      squared = squared.cwiseAbs2() - mean_squared;
-      Y.row(p) = (-0.5 * (pseudo_inverse * squared)).transpose().template cast<T>();
-    });
-    return Y;
+  Matrix<T> place(const Eigen::MatrixBase<Derived>& X_new, index_t k, const Matrix<S>& G) const {
+    routines::validate_transform_k(k, 1, training.size());
+    return routines::place_by_geodesics<T>(training.nearest(X_new, k), G, this->coordinates, pseudo_inverse,
+                                           mean_squared);
   }
 };
 
@@ -278,11 +259,19 @@ struct Isomap {
     model.mean_squared = std::move(mean_squared);
     model.training = PointIndex<T>(Matrix<T>(points));
     model.transform_k = routines::typical_degree(graph, 1);
-    if constexpr (std::is_same_v<S, float>)
-      model.centered_single = std::move(geodesic);
-    else
-      model.centered_double = std::move(geodesic);
     model.times.add("index", watch.seconds());
+
+    watch.restart();
+    const Eigen::VectorXd diagonal = geodesic.diagonal().template cast<double>();
+    parallel_for(0, n, [&](std::int64_t i) {
+      for (index_t j = 0; j < n; ++j)
+        geodesic(i, j) = S(std::sqrt(std::max(0.0, diagonal[i] + diagonal[j] - 2.0 * double(geodesic(i, j)))));
+    });
+    if constexpr (std::is_same_v<S, float>)
+      model.geodesics_single = std::move(geodesic);
+    else
+      model.geodesics_double = std::move(geodesic);
+    model.times.add("geodesics for transform", watch.seconds());
     model.geodesic_bytes = std::int64_t(bytes);
     model.geodesic_storage = type;
     model.graph_edges = symmetric.num_edges();
