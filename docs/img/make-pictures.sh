@@ -22,6 +22,12 @@ embed modified-lle "$work/roll.csv" "$work/roll-t.csv" modified-lle --k 10
 embed hessian-lle "$work/roll.csv" "$work/roll-t.csv" hessian-lle --k 10
 embed ltsa "$work/roll.csv" "$work/roll-t.csv" ltsa --k 10
 embed laplacian-eigenmaps "$work/roll.csv" "$work/roll-t.csv" laplacian-eigenmaps --k 10
+embed diffusion-maps "$work/roll.csv" "$work/roll-t.csv" diffusion-maps --k 10
+# The stress methods fit input (Euclidean) distances: on the roll they flatten it as PCA does, Sammon
+# keeping more of the local structure (docs/methods/sammon.md, smacof.md).
+embed sammon "$work/roll.csv" "$work/roll-t.csv" sammon
+embed smacof "$work/roll.csv" "$work/roll-t.csv" smacof
+embed nonmetric-mds "$work/roll.csv" "$work/roll-t.csv" nonmetric-mds
 
 # Neighborhood selection decides the outcome: at k = 14 kNN lists cross between the roll's layers
 # (trustworthiness 0.87); shared-neighbor pruning of the same lists removes those edges (0.996).
