@@ -255,9 +255,11 @@ std::pair<nldr::Matrix<double>, PlotColors> read_points_and_colors(const std::st
   return {std::move(read.values), std::move(colors)};
 }
 
-std::string method_names() {
+/// The registry's methods, or those that accept `input` (e.g. nldr::from_distances).
+std::string method_names(std::optional<nldr::EmbedderInput> input = std::nullopt) {
   std::vector<std::string_view> names;
-  for (const auto& entry : nldr::embedders()) names.push_back(entry.name);
+  for (const auto& entry : nldr::embedders())
+    if (!input || entry.accepts(*input)) names.push_back(entry.name);
   return nldr::detail::joined(names);
 }
 
@@ -390,6 +392,7 @@ int neighbors(const NeighborsArgs& a) {
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
   std::string disconnected = "join";  ///< --disconnected: join or error
+  bool geodesics = false;             ///< --geodesics: dissimilarities along the neighbor graph
   nldr::index_t pca = 0;              ///< --pca P; 0: none
   nldr_tool::RegistryFlags flags;
   CLI::Option* selector_option = nullptr;
@@ -430,15 +433,23 @@ int embed(EmbedArgs& a) {
     nldr::throw_invalid("pca", "--pca reduces the --in points before the neighbor graph, but ",
                         from_distances ? "--distances gives no points" : "the --graph file was built on the points as "
                         "they are", ": drop --pca");
-  if (from_graph_file && !method.accepts(nldr::needs_graph))
-    nldr::throw_invalid("graph", method.name, " uses no neighbor graph: drop --graph");
-  const bool selects = method.accepts(nldr::needs_graph) && !from_graph_file && !from_distances;
+  if (a.geodesics && !method.accepts(nldr::from_distances))
+    nldr::throw_invalid("geodesics", "--geodesics gives a method dissimilarities, which ", method.name,
+                        " does not take: use it with ", method_names(nldr::from_distances), ", or drop it");
+  if (a.geodesics && from_distances)
+    nldr::throw_invalid("geodesics", "--geodesics computes the dissimilarities from --in: drop --distances");
+  const bool uses_graph = method.accepts(nldr::needs_graph) || a.geodesics;
+  const char* no_graph = a.geodesics || !method.accepts(nldr::from_distances)
+                             ? " uses no neighbor graph"
+                             : " uses no neighbor graph (unless --geodesics makes its dissimilarities geodesic)";
+  if (from_graph_file && !uses_graph) nldr::throw_invalid("graph", method.name, no_graph, ": drop --graph");
+  const bool selects = uses_graph && !from_graph_file && !from_distances;
   if (a.selector_option->count() > 0 && !selects)
     nldr::throw_invalid("selector", "--selector does not apply: ", method.name,
-                        from_graph_file ? " uses the --graph file" : " uses no neighbor graph", ": drop --selector");
-  if (a.disconnected_option->count() > 0 && !method.accepts(nldr::needs_graph))
-    nldr::throw_invalid("disconnected", "--disconnected does not apply: ", method.name,
-                        " uses no neighbor graph: drop --disconnected");
+                        from_graph_file ? " uses the --graph file" : no_graph, ": drop --selector");
+  if (a.disconnected_option->count() > 0 && !uses_graph)
+    nldr::throw_invalid("disconnected", "--disconnected does not apply: ", method.name, no_graph,
+                        ": drop --disconnected");
   const nldr::SelectorInfo* selector = selects ? &nldr::find_selector(a.selector) : nullptr;
   std::vector<std::pair<std::string, std::span<const nldr::ParameterSpec>>> owners{
       {std::string(method.name), method.parameters}};
@@ -557,6 +568,16 @@ int embed(EmbedArgs& a) {
       report["graph"] = nldr_tool::graph_json(*graph);
     }
     input.graph = &*graph;
+  }
+  nldr::Matrix<double> geodesics;
+  if (a.geodesics) {
+    // Shortest paths along the union-symmetrized graph: its edge lengths as the selector or the --graph
+    // file gave them (Tenenbaum et al. 2000). The method then fits them as its dissimilarities.
+    clock.restart();
+    geodesics = nldr::all_pairs_shortest_paths<double>(graph->symmetrized(), 0, console.progress("geodesics"));
+    console.stage(times, "geodesics", clock.seconds());
+    input = nldr::FitInput<double>{.distances = &geodesics};
+    report["dissimilarities"] = "geodesic";
   }
   const nldr::ProgressCallback progress = console.progress(std::string(method.name));
   input.progress = &progress;
@@ -1221,7 +1242,11 @@ int main(int argc, char** argv) {
   embed_cmd->add_option("--graph", em.graph_file,
                         "Neighbor graph CSV (i,j,distance per line, as nldr neighbors writes it) instead of --selector; "
                         "its distances are used as given");
-  embed_cmd->add_option("--distances", em.distances_file, "N x N dissimilarity CSV instead of --in (mds)");
+  embed_cmd->add_option("--distances", em.distances_file,
+                        "N x N dissimilarity CSV instead of --in [" + method_names(nldr::from_distances) + "]");
+  embed_cmd->add_flag("--geodesics", em.geodesics,
+                      "Fit shortest-path lengths along the neighbor graph (--selector and its flags, or --graph) as the "
+                      "dissimilarities [" + method_names(nldr::from_distances) + "]");
   em.flags.add_to(*embed_cmd, true, true);
   add_pca_option(*embed_cmd, em.pca);
   embed_cmd->add_option("--save-model", em.model.path, "Write the fitted model (for nldr transform) to PATH");

@@ -7,6 +7,7 @@
 #include <nldr/io/csv.hpp>
 #include <nldr/io/plot.hpp>
 #include <nldr/metrics/coranking.hpp>
+#include <nldr/metrics/residual_variance.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/tune/criteria.hpp>
@@ -768,4 +769,53 @@ TEST_CASE("tune --scoring landmarks scores with Landmark Isomap and fits Isomap 
                 "--scoring-landmarks = 301 exceeds N = 300");
   require_error(nldr_run(s, "tune" + in + " --method isomap --scoring landmarks --scoring-landmarks 2"), 2,
                 "--scoring-landmarks = 2 must exceed --dim 2");
+}
+
+TEST_CASE("embed --geodesics gives the distance methods graph geodesics: MDS becomes Isomap and the stress methods "
+          "unroll a Swiss roll", "[tool]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate swiss-roll --n 1000 --seed 4 --out " + s / "x.csv" + " --truth " + s / "t.csv")
+              .exit_code == 0);
+  const nldr::Matrix<double> truth = read(s / "t.csv");
+  const std::string in = " --in " + s / "x.csv";
+  // Classical MDS of the geodesics is Isomap (Tenenbaum et al. 2000), up to each coordinate's sign.
+  REQUIRE(nldr_run(s, "embed" + in + " --method isomap --k 10 --out " + s / "isomap.csv").exit_code == 0);
+  const auto mds = nldr_run(s, "embed" + in + " --method mds --geodesics --k 10 --json --out " + s / "mds.csv");
+  INFO(mds.err);
+  REQUIRE(mds.exit_code == 0);
+  CHECK_THAT(mds.out, ContainsSubstring("\"dissimilarities\": \"geodesic\""));
+  const nldr::Matrix<double> isomap = read(s / "isomap.csv"), from_mds = read(s / "mds.csv");
+  for (Eigen::Index c = 0; c < 2; ++c) {
+    const double sign = isomap.col(c).dot(from_mds.col(c)) < 0 ? -1.0 : 1.0;
+    CHECK((sign * from_mds.col(c) - isomap.col(c)).cwiseAbs().maxCoeff() < 1e-6 * isomap.cwiseAbs().maxCoeff());
+  }
+  for (const std::string method : {"sammon", "smacof", "nonmetric-mds"}) {
+    CAPTURE(method);
+    const std::string base = "embed" + in + " --method " + method + " --out " + s / "y.csv";
+    REQUIRE(nldr_run(s, base).exit_code == 0);
+    const double flat = nldr::metrics::residual_variance(truth, read(s / "y.csv")).value;
+    const auto run = nldr_run(s, base + " --geodesics --k 10");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const double unrolled = nldr::metrics::residual_variance(truth, read(s / "y.csv")).value;
+    CHECK(flat > 0.5);       // Euclidean dissimilarities flatten the roll
+    CHECK(unrolled < 0.05);  // geodesic ones unroll it
+  }
+  const auto isomap_geodesics = nldr_run(s, "embed" + in + " --method isomap --geodesics --out " + s / "z.csv");
+  CHECK(isomap_geodesics.exit_code == 2);
+  CHECK_THAT(isomap_geodesics.err, ContainsSubstring("--geodesics"));
+  CHECK_THAT(isomap_geodesics.err, ContainsSubstring("mds, sammon, smacof, nonmetric-mds"));
+  REQUIRE(nldr_run(s, "neighbors" + in + " --k 10 --out " + s / "edges.csv").exit_code == 0);
+  const auto graph_without = nldr_run(s, "embed" + in + " --method smacof --graph " + s / "edges.csv" + " --out " +
+                                             s / "z.csv");
+  CHECK(graph_without.exit_code == 2);
+  CHECK_THAT(graph_without.err, ContainsSubstring("unless --geodesics"));
+  const auto from_graph = nldr_run(s, "embed" + in + " --method smacof --geodesics --graph " + s / "edges.csv" +
+                                          " --out " + s / "z.csv");
+  INFO(from_graph.err);
+  CHECK(from_graph.exit_code == 0);
+  const auto with_distances = nldr_run(s, "embed --distances " + s / "x.csv" + " --method smacof --geodesics --out " +
+                                              s / "z.csv");
+  CHECK(with_distances.exit_code == 2);
+  CHECK_THAT(with_distances.err, ContainsSubstring("drop --distances"));
 }
