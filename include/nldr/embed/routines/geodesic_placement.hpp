@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -54,8 +54,9 @@ namespace nldr::routines {
 /// Places the new points whose nearest training points are `lists` (row p: indices and distances,
 /// nearest first) by geodesics through them and the triangulation (L# = pseudo_inverse, d x N;
 /// mean_squared, N). G is N x N (float or double); `coordinates` are the training points' (N x d).
-/// Each point's sum over j runs in eight lanes by j mod 8, added in a fixed order: the result does
-/// not depend on the thread count or the order the points are visited in.
+/// Each point's sum over j runs in eight lanes by j mod 8 (independent sums, so the loop vectorizes),
+/// added in a fixed order: the result does not depend on the thread count or on the order in which
+/// the points are visited.
 template <Real T, Real S, Real L, Real C>
 Matrix<T> place_by_geodesics(const nldr::detail::NeighborLists<L>& lists, const Matrix<S>& G,
                              const Matrix<C>& coordinates, const Eigen::MatrixXd& pseudo_inverse,
