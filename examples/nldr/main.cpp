@@ -582,7 +582,8 @@ int embed(EmbedArgs& a) {
   const nldr::ProgressCallback progress = console.progress(std::string(method.name));
   input.progress = &progress;
   nldr::AnyModel<double> model = method.fit(input, method_values);
-  if (projection) model.set_input_projection(std::move(*projection));
+  // A model fit on geodesics places new points from their dissimilarities, which no projection applies to.
+  if (projection && !a.geodesics) model.set_input_projection(std::move(*projection));
   for (const auto& [stage, seconds] : model.embedding().times.stages) console.stage(times, stage, seconds);
   report["dim"] = model.coordinates().cols();
   report["parameters"] = nldr_tool::parameters_json(model.parameters());

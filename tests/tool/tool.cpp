@@ -814,6 +814,19 @@ TEST_CASE("embed --geodesics gives the distance methods graph geodesics: MDS bec
                                           " --out " + s / "z.csv");
   INFO(from_graph.err);
   CHECK(from_graph.exit_code == 0);
+  // With --pca the graph is built on the reduced points, but the model still takes dissimilarities.
+  REQUIRE(nldr_run(s, "embed" + in + " --method smacof --geodesics --k 10 --pca 2 --out " + s / "z.csv" +
+                          " --save-model " + s / "m.nldr").exit_code == 0);
+  nldr::Matrix<double> D_new(5, 1000);
+  const nldr::Matrix<double> X = read(s / "x.csv");
+  for (Eigen::Index p = 0; p < 5; ++p)
+    for (Eigen::Index j = 0; j < 1000; ++j) D_new(p, j) = (X.row(p) - X.row(j)).norm() + 0.5;
+  nldr::io::write_csv(s / "d_new.csv", D_new);
+  const auto placed = nldr_run(s, "transform --model " + s / "m.nldr" + " --in " + s / "d_new.csv" + " --out " +
+                                      s / "y_new.csv");
+  INFO(placed.err);
+  CHECK(placed.exit_code == 0);
+  CHECK(read(s / "y_new.csv").rows() == 5);
   const auto with_distances = nldr_run(s, "embed --distances " + s / "x.csv" + " --method smacof --geodesics --out " +
                                               s / "z.csv");
   CHECK(with_distances.exit_code == 2);
