@@ -159,6 +159,23 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
     x_neighbors = KNearest{.k = int(metrics::curve_neighbors(options.criteria.rank_k_max, index_t(points.rows()))),
                            .backend = options.backend}(points);
   criteria_seconds += watch.seconds();
+  // A fit that fails the way a value of a sweep can (a disconnected graph, a solver that did not
+  // converge) is recorded in `failure` and the sweep goes on; its criteria are then NaN.
+  auto attempt = [](auto&& fit, std::string& failure) -> std::optional<Matrix<T>> {
+    try {
+      return Matrix<T>(fit());
+    } catch (const disconnected_graph& caught) {
+      failure = caught.what();
+    } catch (const convergence_error& caught) {
+      failure = caught.what();
+    }
+    return std::nullopt;
+  };
+  auto criteria_of = [&](const NeighborGraph<T>& graph, const std::optional<Matrix<T>>& Y) {
+    if (!Y) return failed_values();
+    validate_same_rows(points.rows(), Y->rows(), "X", "the embedding");
+    return evaluate_criteria(points, graph, *Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
+  };
   for (std::size_t step = 0; step < values.size(); ++step) {
     TuneScore score;
     score.value = values[step];
@@ -166,22 +183,10 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
     const NeighborGraph<T> graph = graph_at(step);
     score.mean_degree = double(graph.num_edges()) / double(graph.size());
     watch.restart();
-    std::optional<Matrix<T>> Y;
-    try {
-      Y = Matrix<T>(embed_at(step, graph));
-    } catch (const disconnected_graph& failure) {
-      score.failure = failure.what();
-    } catch (const convergence_error& failure) {
-      score.failure = failure.what();
-    }
+    const auto Y = attempt([&] { return embed_at(step, graph); }, score.failure);
     embed_seconds += watch.seconds();
     watch.restart();
-    if (Y) {
-      validate_same_rows(points.rows(), Y->rows(), "X", "the embedding");
-      score.values = evaluate_criteria(points, graph, *Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
-    } else {
-      score.values = failed_values();
-    }
+    score.values = criteria_of(graph, Y);
     criteria_seconds += watch.seconds();
     result.scores.push_back(std::move(score));
     report_progress(options.progress, double(step + 1) / units, "nldr::tune");
@@ -203,18 +208,9 @@ void run_sweep(const Matrix<T>& points, const TuneOptions& options, const std::v
   if constexpr (with_exact_fit) {
     watch.restart();
     TuneScore exact = *best;
-    exact.values = failed_values();
-    const std::size_t step = std::size_t(best - result.scores.data());
-    const NeighborGraph<T> graph = graph_at(step);
-    try {
-      const Matrix<T> Y = exact_at(graph);
-      validate_same_rows(points.rows(), Y.rows(), "X", "the embedding");
-      exact.values = evaluate_criteria(points, graph, Y, options.criteria, x_neighbors ? &*x_neighbors : nullptr);
-    } catch (const disconnected_graph& failure) {  // the choice stands; the report says why no exact fit
-      exact.failure = failure.what();
-    } catch (const convergence_error& failure) {
-      exact.failure = failure.what();
-    }
+    const NeighborGraph<T> graph = graph_at(std::size_t(best - result.scores.data()));
+    // A failure is reported, and the choice stands.
+    exact.values = criteria_of(graph, attempt([&] { return exact_at(graph); }, exact.failure));
     result.exact_at_best = std::move(exact);
     result.times.add("exact_fit", watch.seconds());
     report_progress(options.progress, 1, "nldr::tune");
