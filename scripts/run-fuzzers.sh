@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
-# Builds nldr's libFuzzer targets with clang (build dir build-fuzz) and runs each one for the given
-# number of seconds on a scratch corpus seeded from tests/fuzz/corpus/<target> (the committed seeds
-# are read, never written). Prints each target's executions and rate; fails if a fuzzer finds a
-# crash, a hang or a contract violation, and says where the input that triggers it was saved.
-# Usage: bash scripts/run-fuzzers.sh [seconds-per-target]   (default 60; docs/errors.md, "Fuzzing")
+# Builds nldr's libFuzzer targets with clang and runs each one for the given number of seconds on a
+# scratch corpus seeded from tests/fuzz/corpus/<target> (the committed seeds are read, never written).
+# Prints each target's executions and rate; fails if a fuzzer finds a crash, a hang or a contract
+# violation, and says where the input that triggers it was saved.
+# Usage: bash scripts/run-fuzzers.sh [seconds-per-target [build-dir]]   (docs/errors.md, "Fuzzing")
+#   seconds-per-target  default 60
+#   build-dir           default build-fuzz, configured here (fuzzers only, OpenMP off); or an existing
+#                       clang build configured with -DNLDR_BUILD_FUZZERS=ON (CI's sanitizer build),
+#                       whose compiled registry the fuzzers then share instead of compiling their own
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+build=${2:-build-fuzz}
 bash scripts/install-deps.sh --clang  # clang, and libFuzzer with the sanitizer runtimes
 
-# OpenMP off: one thread per fuzzer keeps the runs reproducible and the rate per core honest.
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNLDR_BUILD_FUZZERS=ON -DNLDR_BUILD_TESTS=OFF \
-  -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_BUILD_PYTHON=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
-cmake --build build-fuzz --parallel "${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
+if [ "$build" = build-fuzz ]; then
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNLDR_BUILD_FUZZERS=ON -DNLDR_BUILD_TESTS=OFF \
+    -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_BUILD_PYTHON=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
+elif ! grep -q '^NLDR_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "run-fuzzers.sh: $build is not a build configured with -DNLDR_BUILD_FUZZERS=ON (and clang):" \
+       "configure it so, or leave the build directory out to use build-fuzz" >&2
+  exit 2
+fi
+targets=(csv_reader graph_lists npy_reader model_file)
+cmake --build "$build" --parallel "${CMAKE_BUILD_PARALLEL_LEVEL:-2}" --target "${targets[@]/#/fuzz_}"
+# One thread per fuzzer keeps the runs reproducible and the rate per core honest, in a build with
+# OpenMP too.
+export OMP_NUM_THREADS=1
 
-artifacts=$PWD/build-fuzz/artifacts
+artifacts=$(cd "$build" && pwd)/artifacts
 rm -rf "$artifacts" && mkdir -p "$artifacts"
 failed=()
-for target in csv_reader graph_lists npy_reader model_file; do
+for target in "${targets[@]}"; do
   scratch=$(mktemp -d)
   options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/$target-")
   [ -f "tests/fuzz/$target.dict" ] && options+=(-dict="tests/fuzz/$target.dict")
   # New inputs go to the first directory (scratch); the committed seeds are only read.
-  if ! "build-fuzz/tests/fuzz/fuzz_$target" "${options[@]}" "$scratch" "tests/fuzz/corpus/$target" \
+  if ! "$build/tests/fuzz/fuzz_$target" "${options[@]}" "$scratch" "tests/fuzz/corpus/$target" \
        >"$scratch.log" 2>&1; then
     tail -n 40 "$scratch.log"
     failed+=("$target")
@@ -34,6 +48,6 @@ for target in csv_reader graph_lists npy_reader model_file; do
 done
 
 if ((${#failed[@]})); then
-  echo "FAILED: ${failed[*]}: the failing inputs are in $artifacts/ (reproduce: build-fuzz/tests/fuzz/fuzz_<target> <file>)"
+  echo "FAILED: ${failed[*]}: the failing inputs are in $artifacts/ (reproduce: $build/tests/fuzz/fuzz_<target> <file>)"
   exit 1
 fi
