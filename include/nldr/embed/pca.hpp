@@ -25,6 +25,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -170,8 +171,10 @@ struct Pca {
   }
 
  private:
-  /// Halko et al. (2011), Alg. 4.4 (randomized subspace iteration) + Alg. 5.1 (direct SVD).
-  void randomized_axes(const Eigen::MatrixXd& centered, Eigen::MatrixXd& axes, Eigen::VectorXd& variance) const {
+  /// Halko et al. (2011), Alg. 4.4 (randomized subspace iteration) + Alg. 5.1 (direct SVD). (A template only
+  /// so that a unit instantiates the solvers where it calls them: docs/building.md, "Compile time".)
+  void randomized_axes(const std::same_as<Eigen::MatrixXd> auto& centered, Eigen::MatrixXd& axes,
+                       Eigen::VectorXd& variance) const {
     const Eigen::Index n = centered.rows(), d = centered.cols();
     const Eigen::Index width = std::min({Eigen::Index(options.dim) + options.oversampling, d, n});
     Random random(options.seed);

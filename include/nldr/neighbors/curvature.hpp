@@ -10,6 +10,7 @@
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/knn.hpp>
 
+#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -43,6 +44,9 @@ struct Curvatures {
 
 namespace detail {
 
+// The fits below are templates only so that a unit instantiates their solvers where it calls them
+// (docs/building.md, "Compile time").
+
 /// Number of unknowns of the quadratic height fit in d tangent coordinates:
 /// constant + d linear + d(d+1)/2 quadratic.
 inline index_t quadratic_fit_unknowns(index_t d) { return 1 + d + d * (d + 1) / 2; }
@@ -52,7 +56,7 @@ inline index_t quadratic_fit_unknowns(index_t d) { return 1 + d + d * (d + 1) / 
 /// of C^T C (D x D) and C C^T (m x m, mapped back through C^T), from a two-sided Jacobi SVD of
 /// that square symmetric matrix (Jacobi rotations only: accurate for the leading directions and
 /// free of the Householder code paths that trip GCC 12's -Wmaybe-uninitialized in Eigen 3.4).
-inline Eigen::MatrixXd principal_directions(const Eigen::MatrixXd& centered, index_t count) {
+Eigen::MatrixXd principal_directions(const std::same_as<Eigen::MatrixXd> auto& centered, index_t count) {
   using Svd = Eigen::JacobiSVD<Eigen::MatrixXd, Eigen::NoQRPreconditioner>;
   if (centered.cols() <= centered.rows()) {
     const Eigen::MatrixXd scatter = centered.transpose() * centered;
@@ -75,7 +79,7 @@ std::pair<double, double> mean_and_gaussian(Hessian hessian) {
 /// row ((m + 1) x D, row 0 zero). Frame from principal_directions, least squares by a
 /// column-pivoting QR of the (m + 1) x (1 + d + d(d+1)/2) design, whose rank decision keeps
 /// ill-posed fits (a curve fitted with d = 2) bounded.
-inline std::pair<double, double> fit_curvature(const Eigen::MatrixXd& local, index_t d) {
+std::pair<double, double> fit_curvature(const std::same_as<Eigen::MatrixXd> auto& local, index_t d) {
   const Eigen::Index rows = local.rows();
   const Eigen::MatrixXd centered = local.rowwise() - local.colwise().mean();
   const Eigen::MatrixXd frame = principal_directions(centered, d + 1);
@@ -111,7 +115,7 @@ inline std::pair<double, double> fit_curvature(const Eigen::MatrixXd& local, ind
 ///     keeps ~12 digits. Surface samples with k >= 12 pass both checks at almost every point
 ///     (Swiss roll, S-curve, sphere, twin peaks: measured); a curve or k barely above the 5
 ///     needed neighbors falls back.
-inline std::optional<std::pair<double, double>> fit_surface_curvature(const Eigen::MatrixXd& local) {
+std::optional<std::pair<double, double>> fit_surface_curvature(const std::same_as<Eigen::MatrixXd> auto& local) {
   constexpr double min_ratio = 1e-4;
   const Eigen::Index rows = local.rows();
   const Eigen::RowVector3d mean = local.colwise().mean();

@@ -32,6 +32,7 @@
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/detail/umfpack_factor.hpp>
 
+#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <Spectra/SymEigsSolver.h>
@@ -119,10 +120,10 @@ class GramPseudoInverse {
 /// `progress` (optional) hears 0.2 after the LU, then 0.2 + 0.8 k / (k + ncv) after the k-th product
 /// (reporting_operator.hpp); the caller reports the end.
 /// \throws nldr::convergence_error when Lanczos does not converge, saying what to try.
-inline std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const SparseSquare& A, int nev,
-                                                              const BottomEigenOptions& options,
-                                                              const std::string& method,
-                                                              const ProgressCallback& progress = {}) {
+/// (A template only so that a unit instantiates the solver where it calls it: docs/building.md, "Compile time".)
+std::optional<BottomEigenpairs> gram_bottom_eigenpairs(const std::same_as<SparseSquare> auto& A, int nev,
+                                                       const BottomEigenOptions& options, const std::string& method,
+                                                       const ProgressCallback& progress = {}) {
   validate_solver_options(options);
   const Eigen::Index n = A.rows();
   if (options.report_gap)

@@ -11,7 +11,10 @@ namespace nldr::detail {
 /// local Gram C = Z Z^T and r = reg * trace(C) (Roy 2015, eq. 2.6; r = reg when trace(C) = 0, as
 /// scikit-learn), then rescales w to sum 1. The regularization makes C invertible when k > D.
 /// Invariant to rotation, translation and uniform scaling of the neighborhood (C scales by s^2, r too).
-inline Eigen::VectorXd barycenter_weights(const Eigen::MatrixXd& Z, double reg) {
+/// (Generic, which also means a unit instantiates the solver only where it calls it: docs/building.md,
+/// "Compile time".)
+template <class Derived>
+Eigen::VectorXd barycenter_weights(const Eigen::MatrixBase<Derived>& Z, double reg) {
   Eigen::MatrixXd gram = Z * Z.transpose();
   const double trace = gram.trace();
   gram.diagonal().array() += trace > 0 ? reg * trace : reg;

@@ -1,6 +1,7 @@
 // Local principal directions of one neighborhood, shared by modified LLE, Hessian LLE and LTSA.
 #pragma once
 
+#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 
@@ -16,7 +17,8 @@ struct LocalSpectrum {
   Eigen::MatrixXd vectors;
 };
 
-inline LocalSpectrum gram_spectrum(const Eigen::MatrixXd& Z) {
+/// (A template only so that a unit instantiates the solver where it calls it: docs/building.md, "Compile time".)
+LocalSpectrum gram_spectrum(const std::same_as<Eigen::MatrixXd> auto& Z) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(Z * Z.transpose());
   // Eigen returns ascending order; reverse to descending.
   return {solver.eigenvalues().reverse(), solver.eigenvectors().rowwise().reverse()};

@@ -34,6 +34,7 @@
 #include <nldr/embed/detail/cholmod_factor.hpp>
 #endif
 
+#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCholesky>
@@ -271,9 +272,10 @@ BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, cons
 ///         nldr::invalid_argument on bad options (e.g. a supernodal factorization without SuiteSparse, or
 ///         `lu`, which only standard LLE's own solver takes); nldr::memory_limit_exceeded when the dense
 ///         solver's matrices (3 N^2 doubles) exceed the available memory.
-inline BottomEigenpairs bottom_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
-                                          const std::string& method, const Eigen::VectorXd& null_vector = {},
-                                          const ProgressCallback& progress = {}) {
+/// (A template only so that a unit instantiates the solvers where it calls it: docs/building.md, "Compile time".)
+BottomEigenpairs bottom_eigenpairs(const std::same_as<SparseLower> auto& lower, int nev, const BottomEigenOptions& options,
+                                   const std::string& method, const Eigen::VectorXd& null_vector = {},
+                                   const ProgressCallback& progress = {}) {
   validate_solver_options(options);
   const Eigen::Index n = lower.rows();
   if (options.report_gap)

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -661,7 +662,9 @@ class MonotoneRegression {
   /// The monotone regression f of the distances of X (N x d) on the dissimilarity order; the
   /// disparities are dhat = scale * f with scale making sum w dhat^2 = sum w delta^2. Returns scale
   /// (0 when every distance is 0).
-  double fit(const Matrix<double>& X) {
+  /// (fit and stress_pass are templates only so that a unit instantiates their kernels where it calls them:
+  /// docs/building.md, "Compile time".)
+  double fit(const std::same_as<Matrix<double>> auto& X) {
     const Eigen::Index n = X.rows();
     const std::size_t count = sorted_.pairs.size(), chunk = chunk_pairs(n);
     distances_.resize(count);
@@ -709,7 +712,7 @@ class MonotoneRegression {
   }
 
   /// The stress pass at the X of the last fit, with its disparities (see StressPass).
-  StressPass stress_pass(const Matrix<double>& X) {
+  StressPass stress_pass(const std::same_as<Matrix<double>> auto& X) {
     const Eigen::Index n = X.rows(), dim = X.cols();
     const std::size_t count = sorted_.pairs.size(), chunk = chunk_pairs(n);
     const auto chunks = std::int64_t((count + chunk - 1) / chunk);
@@ -909,8 +912,11 @@ struct PresentDissimilarities {
 /// Classical (Torgerson) MDS of the dissimilarities as a start (entries of weight 0 replaced by the
 /// mean present dissimilarity). A coordinate whose eigenvalue is <= 0 would stay identically 0 under
 /// every Guttman transform, so it gets small seeded noise instead.
-inline Matrix<double> classical_start(const MajorizationProblem& problem, const PresentDissimilarities& present,
-                                      index_t dim, std::uint64_t seed, const std::string& method) {
+/// (The entry points from here on are templates only so that a unit instantiates the solvers where it calls
+/// them: docs/building.md, "Compile time".)
+Matrix<double> classical_start(const std::same_as<MajorizationProblem> auto& problem,
+                               const PresentDissimilarities& present, index_t dim, std::uint64_t seed,
+                               const std::string& method) {
   const Eigen::Index n = problem.delta.rows();
   const double fill = present.count > 0 ? present.sum / present.count : 0.0;
   Matrix<double> B(n, n);
@@ -953,7 +959,10 @@ inline Matrix<double> random_start(const PresentDissimilarities& present, Eigen:
 /// refers to it).
 class GuttmanSolve {
  public:
-  explicit GuttmanSolve(const Matrix<double>& weights) : factor_(shifted_laplacian(weights)), llt_(factor_) {
+  /// (Templates only so that a unit instantiates the factorization where it uses it: docs/building.md,
+  /// "Compile time".)
+  explicit GuttmanSolve(const std::same_as<Matrix<double>> auto& weights)
+      : factor_(shifted_laplacian(weights)), llt_(factor_) {
     if (llt_.info() != Eigen::Success)
       throw convergence_error("stress majorization: V + 11^T/N is not positive definite (weights spanning "
                               "orders of magnitude?): rescale the weights");
@@ -961,7 +970,7 @@ class GuttmanSolve {
   GuttmanSolve(const GuttmanSolve&) = delete;
   GuttmanSolve& operator=(const GuttmanSolve&) = delete;
 
-  Matrix<double> operator()(const Matrix<double>& BX) const {
+  Matrix<double> operator()(const std::same_as<Matrix<double>> auto& BX) const {
     // One coordinate at a time: Eigen's vector solves (blocked matrix-vector products) took half the
     // time of one solve with d right-hand sides (N = 2000, d = 2: 3.6 against 6.7 ms).
     Matrix<double> Y(BX.rows(), BX.cols());
@@ -994,8 +1003,8 @@ class GuttmanSolve {
 /// whose barriers cost most of the time when other processes share the cores. Otherwise runs follow
 /// each other with their loops parallel. Every run computes the same numbers either way. Progress comes
 /// from the calling thread only; an error or a cancellation in one run stops the others and is rethrown.
-inline MajorizationResult majorize(const MajorizationProblem& problem, const MajorizationSettings& settings,
-                                   const std::string& method) {
+MajorizationResult majorize(const std::same_as<MajorizationProblem> auto& problem, const MajorizationSettings& settings,
+                            const std::string& method) {
   const Eigen::Index n = problem.delta.rows();
   const bool unit = problem.weights.size() == 0;
   std::optional<GuttmanSolve> solve;

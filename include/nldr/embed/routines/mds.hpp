@@ -10,6 +10,7 @@
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/dense_top_eigen.hpp>
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/eigen_options.hpp>
