@@ -24,6 +24,21 @@ def selectors():
     return _nldr.selectors()
 
 
+def intrinsic_dimension(X, *, k_min=10, k_max=20, discard_fraction=0.1, confidence=0.95, bootstrap=500,
+                        random_state=0, n_jobs=None):
+    """The intrinsic dimension of the points X (N x D) by both estimators (docs/tuning.md, "Intrinsic dimension").
+
+    Returns a dict: ``mle`` (Levina & Bickel 2005 with MacKay & Ghahramani's correction, averaged over
+    k = k_min..k_max), ``mle_per_k`` ({k: estimate}), ``twonn`` (Facco et al. 2017, the largest
+    `discard_fraction` of the ratios left out), ``twonn_interval`` (a percentile bootstrap of `bootstrap`
+    resamples seeded by `random_state`, at `confidence`), ``twonn_confidence`` and ``duplicates_removed``
+    (exact repeated rows are dropped first). The same numbers as ``nldr intrinsic-dim --json``.
+    """
+    X = as_float_array(X)
+    return _nldr.intrinsic_dimension(X, k_min, k_max, discard_fraction, confidence, bootstrap, random_state,
+                                     0 if n_jobs is None else n_jobs)
+
+
 def select(X, selector="knn", n_jobs=None, **options):
     """The neighbor graph of X (N x D) from the registry selector `selector` with its options.
 
@@ -86,7 +101,7 @@ def _make_selector_function(entry):
     return function
 
 
-__all__ = ["select", "selectors"]
+__all__ = ["intrinsic_dimension", "select", "selectors"]
 for _entry in _nldr.selectors():
     _function = _make_selector_function(_entry)
     globals()[_function.__name__] = _function

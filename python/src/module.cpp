@@ -7,6 +7,7 @@
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/metrics/metrics.hpp>
+#include <nldr/neighbors/intrinsic_dimension.hpp>
 #include <nldr/neighbors/join_components.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_file.hpp>
@@ -354,6 +355,29 @@ py::tuple csr_tuple(nldr::NeighborGraph<T>&& graph) {
                         search_summary(graph.selection()));
 }
 
+/// Both intrinsic-dimension estimators (docs/tuning.md, "Intrinsic dimension"), as the tool's JSON names them.
+py::dict intrinsic_dimension(const py::handle& X, nldr::index_t k_min, nldr::index_t k_max, double discard_fraction,
+                             double confidence, nldr::index_t bootstrap, std::uint64_t seed, int threads) {
+  const nldr::Matrix<double> points = to_matrix<double>(X, "X");
+  const auto [mle, twonn] = interruptible(threads, [&] {
+    return std::pair{nldr::mle_intrinsic_dimension(points, {.k_min = k_min, .k_max = k_max}),
+                     nldr::twonn_intrinsic_dimension(points, {.discard_fraction = discard_fraction,
+                                                              .confidence = confidence,
+                                                              .bootstrap = bootstrap,
+                                                              .seed = seed})};
+  });
+  py::dict per_k;
+  for (std::size_t i = 0; i < mle.k.size(); ++i) per_k[py::int_(mle.k[i])] = mle.per_k[i];
+  py::dict result;
+  result["mle"] = mle.estimate;
+  result["mle_per_k"] = per_k;
+  result["twonn"] = twonn.estimate;
+  result["twonn_interval"] = py::make_tuple(twonn.lower, twonn.upper);
+  result["twonn_confidence"] = twonn.confidence;
+  result["duplicates_removed"] = mle.duplicates_removed;
+  return result;
+}
+
 py::tuple select_graph(const std::string& selector_name, const py::object& X, const py::dict& parameters, int threads) {
   const auto& selector = nldr::find_selector(selector_name);
   const auto values = parameter_values(parameters);
@@ -531,6 +555,8 @@ PYBIND11_MODULE(_nldr, m) {
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0,
         "A neighbor graph as (n, indptr, indices, distances, symmetric, {search, estimated_recall}).");
+  m.def("intrinsic_dimension", &intrinsic_dimension, py::arg("X"), py::arg("k_min"), py::arg("k_max"),
+        py::arg("discard_fraction"), py::arg("confidence"), py::arg("bootstrap"), py::arg("seed"), py::arg("threads"));
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
   m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {

@@ -108,3 +108,35 @@ def test_the_search_behind_a_graph_is_reported_and_an_approximate_one_never_sile
     # that names the fix.
     with pytest.warns(UserWarning, match="search='exact'"):
         nldr.neighbors._warn_if_approximate({"search": "hnsw", "estimated_recall": 0.97}, {}, stacklevel=2)
+
+
+def test_intrinsic_dimension_of_the_digits_equals_the_formulas():
+    """Real data: scikit-learn's 8 x 8 digits (1797 x 64). The estimators' formulas (docs/tuning.md) written
+    out on all pairwise distances; the only difference is the order of the sums (tolerance 1e-9)."""
+    from sklearn.datasets import load_digits
+    X = load_digits().data.astype(float)
+    result = nldr.neighbors.intrinsic_dimension(X, bootstrap=100)
+    distinct = np.unique(X, axis=0)
+    assert result["duplicates_removed"] == len(X) - len(distinct)
+    D = np.sqrt(np.maximum(((distinct[:, None, :] - distinct[None, :, :]) ** 2).sum(-1), 0))
+    np.fill_diagonal(D, np.inf)
+    T = np.sort(D, axis=1)[:, :20]
+    per_k = {k: 1 / (np.log(T[:, k - 1:k] / T[:, :k - 1]).sum(1) / (k - 1)).mean() for k in range(10, 21)}
+    assert result["mle_per_k"] == pytest.approx(per_k, rel=1e-9)
+    assert result["mle"] == pytest.approx(np.mean(list(per_k.values())), rel=1e-9)
+    mu = np.sort(T[:, 1] / T[:, 0])
+    kept = int(0.9 * len(mu))  # the largest 10% of the ratios left out
+    x, y = np.log(mu[:kept]), -np.log(1 - np.arange(1, kept + 1) / len(mu))
+    assert result["twonn"] == pytest.approx(x @ y / (x @ x), rel=1e-9)
+    low, high = result["twonn_interval"]
+    assert low < result["twonn"] < high and result["twonn_confidence"] == 0.95
+    # What the digits are: far below their 64 pixels and below PCA's 21 components for 90% of the variance.
+    assert 5 < result["mle"] < 10 and 5 < result["twonn"] < 12
+
+
+def test_intrinsic_dimension_errors_name_the_option():
+    X = np.random.RandomState(0).normal(size=(15, 3))
+    with pytest.raises(ValueError, match="k_max"):
+        nldr.neighbors.intrinsic_dimension(X)  # k_max = 20 >= 15 points
+    with pytest.raises(ValueError, match="discard_fraction"):
+        nldr.neighbors.intrinsic_dimension(X, k_max=10, discard_fraction=1.5)
