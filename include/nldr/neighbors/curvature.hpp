@@ -10,7 +10,6 @@
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/knn.hpp>
 
-#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -19,6 +18,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <utility>

@@ -32,13 +32,13 @@
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/detail/umfpack_factor.hpp>
 
-#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <Spectra/SymEigsSolver.h>
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <optional>
 #include <string>
 

@@ -1,9 +1,10 @@
 // Local principal directions of one neighborhood, shared by modified LLE, Hessian LLE and LTSA.
 #pragma once
 
-#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+
+#include <concepts>
 
 namespace nldr::detail {
 

@@ -34,7 +34,6 @@
 #include <nldr/embed/detail/cholmod_factor.hpp>
 #endif
 
-#include <concepts>
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCholesky>
@@ -43,6 +42,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <string>
 #include <type_traits>
 
