@@ -17,6 +17,8 @@
 //                 principal cosine between its subspace and the cold one's (1 = the same embedding);
 //   criteria      nldr::evaluate_criteria of the embedding (rank_k_max RANK_K_MAX, X's neighbor lists
 //                 computed once, as nldr::tune does).
+#include "load_average.hpp"
+
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/detail/gram_eigen.hpp>
@@ -29,20 +31,12 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
 namespace {
 
 using nldr::detail::SparseSquare;
-
-std::string load_average() {
-  std::ifstream file("/proc/loadavg");
-  std::string one, five;
-  file >> one >> five;
-  return one + " " + five;
-}
 
 /// A with column s replaced by e_s, keeping every stored entry (explicit zeros included), as
 /// GramPseudoInverse pins it.

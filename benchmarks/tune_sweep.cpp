@@ -14,6 +14,8 @@
 //                pick and its criteria (docs/tuning.md, "Scoring through landmarks");
 // and runs the independent side again after the others: on a shared machine the spread between the two
 // says how far the timings can be trusted. Each side prints its figures and the load average.
+#include "load_average.hpp"
+
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
@@ -28,7 +30,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -41,13 +42,6 @@ struct Setup {
   std::string method;
   nldr::index_t n = 0, k_min = 0, k_max = 0, rank_k_max = 0, landmarks = 0;
 };
-
-std::string load_average() {
-  std::ifstream file("/proc/loadavg");
-  std::string one, five;
-  file >> one >> five;
-  return one + " " + five;
-}
 
 /// The method's stage times (shortest paths, eigensolve, ...) summed over the fits of one side.
 using StageSums = std::map<std::string, double>;
