@@ -27,7 +27,7 @@ np.save('roll_$N.npy', np.column_stack([t * np.cos(t), h, t * np.sin(t)]))"
   # Yielding when idle: oversubscribed ranks that busy-wait in MPI calls would take the cores from the others.
   /usr/bin/time -f "%e" -o wall.txt mpirun -np $P --mca mpi_yield_when_idle 1 --mca pml_monitoring_enable 2 \
     --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$work/monitoring" \
-    "$build/examples/nldr-mpi" embed --in "roll_$N.npy" --out "Y_$P.npy" --method "$method" --k 10 --dim 2 \
+    "$build/tools/nldr-mpi" embed --in "roll_$N.npy" --out "Y_$P.npy" --method "$method" --k 10 --dim 2 \
     --json "report_$P.json" >/dev/null
   /usr/bin/python3 - "$P" "$N" <<'PY'
 import glob, json, re, sys

@@ -130,7 +130,7 @@ def overhead(tool, X, workdir, repeats=3, methods=tuple(TOOL_METHOD)):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tool", help="the nldr tool (build/examples/nldr/nldr) for the overhead figures")
+    parser.add_argument("--tool", help="the nldr tool (build/tools/nldr) for the overhead figures")
     parser.add_argument("--sizes", default="10000,50000", help="Swiss-roll sizes, comma-separated")
     parser.add_argument("--skip-digits", action="store_true")
     parser.add_argument("--repeats", type=int, default=3, help="runs per side of the overhead figures (best kept)")

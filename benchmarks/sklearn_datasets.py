@@ -7,7 +7,7 @@ every error must name a flag of the tool, and the script tries that flag and rep
 run then works. Prints a Markdown table (docs/tool.md, "What users try first"), then classical MDS
 at every d = 1..10 on every data set (each must embed; the negative-eigenvalue diagnostic's status).
 
-    /usr/bin/python3 benchmarks/sklearn_datasets.py build/examples/nldr [--datasets iris,wine] [--methods isomap]
+    /usr/bin/python3 benchmarks/sklearn_datasets.py build/tools/nldr [--datasets iris,wine] [--methods isomap]
         [--mds-dims 10]
 """
 

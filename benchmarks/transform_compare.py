@@ -104,7 +104,7 @@ def speed(nldr, tmp):
 
 def registry_methods(nldr):
     """Every method of the registry and its inputs, from the Python package built beside the tool
-    (BUILD/examples/nldr -> BUILD/python), so that this script lists no method by hand."""
+    (BUILD/tools/nldr -> BUILD/python), so that this script lists no method by hand."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(nldr))), "python"))
     import nldr as package
     return {m["name"]: m["inputs"] for m in package.methods()}

@@ -3,7 +3,7 @@
 #
 # Scans the tracked (and untracked, not ignored) C++, Markdown, CMake, shell and Python files for
 #   - project-relative paths: docs/..., include/nldr/..., benchmarks/..., scripts/..., tests/...,
-#     examples/..., cmake/..., python/..., .ci/... (a trailing "/" names a directory; a placeholder
+#     examples/..., tools/..., cmake/..., python/..., .ci/... (a trailing "/" names a directory; a placeholder
 #     such as tests/<dir>/ or benchmarks/<name>.cpp is checked up to the placeholder);
 #   - headers named as the library installs them: nldr/embed/lle.hpp -> include/nldr/embed/lle.hpp;
 #   - relative links and images in Markdown, [text](path) and ![alt](path), resolved from the page;
@@ -27,7 +27,7 @@ SCANNED_SUFFIXES = (".hpp", ".cpp", ".h", ".md", ".txt", ".cmake", ".in", ".sh",
 SCANNED_NAMES = {"run", "CMakeLists.txt"}
 SELF = "scripts/check-citations.sh"
 
-ROOTS = r"(?:docs|include/nldr|benchmarks|scripts|tests|examples|cmake|python|\.ci)"
+ROOTS = r"(?:docs|include/nldr|benchmarks|scripts|tests|examples|tools|cmake|python|\.ci)"
 # A path starts at a word boundary that is not part of a longer path or URL.
 PROJECT_PATH = re.compile(r"(?<![\w./:~-])(" + ROOTS + r"/[\w./<>*{}+-]*)")
 HEADER = re.compile(r"(?<![\w./:~-])(nldr/[\w/]*\.hpp)\b")

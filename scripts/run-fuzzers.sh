@@ -16,7 +16,7 @@ bash scripts/install-deps.sh --clang  # clang, and libFuzzer with the sanitizer 
 
 if [ "$build" = build-fuzz ]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNLDR_BUILD_FUZZERS=ON -DNLDR_BUILD_TESTS=OFF \
-    -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_BUILD_PYTHON=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
+    -DNLDR_BUILD_TOOLS=OFF -DNLDR_BUILD_EXAMPLES=OFF -DNLDR_BUILD_PYTHON=OFF -DNLDR_USE_OPENMP=OFF >/dev/null
 elif ! grep -q '^NLDR_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   echo "run-fuzzers.sh: $build is not a build configured with -DNLDR_BUILD_FUZZERS=ON (and clang):" \
        "configure it so, or leave the build directory out to use build-fuzz" >&2

@@ -10,8 +10,11 @@ bash scripts/install-deps.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNLDR_BUILD_TESTS=ON -DNLDR_BUILD_EXAMPLES=ON "$@" >/dev/null
 cmake --build "$build" --parallel 2
 ctest --test-dir "$build" --output-on-failure --parallel 2
-# The Python package, when this build has it (NLDR_BUILD_PYTHON: on when pybind11 is found; docs/python.md).
+# The Python package, when this build has it (NLDR_BUILD_PYTHON: on when pybind11 is found; docs/python.md),
+# with the tool it is compared with (python/tests/test_front_ends.py).
 if grep -q '^NLDR_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
   python=$(sed -n 's/^PYTHON_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
-  PYTHONPATH="$build/python" "${python:-/usr/bin/python3}" -m pytest python/tests -q -p no:cacheprovider
+  tool=$(realpath "$build/tools/nldr")
+  NLDR_TOOL="$tool" PYTHONPATH="$build/python" "${python:-/usr/bin/python3}" -m pytest python/tests -q \
+    -p no:cacheprovider
 fi

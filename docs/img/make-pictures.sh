@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the pictures of docs/ with the nldr tool.
-# Usage: bash docs/img/make-pictures.sh [path/to/nldr]   (default: build/examples/nldr)
+# Usage: bash docs/img/make-pictures.sh [path/to/nldr]   (default: build/tools/nldr)
 set -euo pipefail
 cd "$(dirname "$0")"
-nldr=$(realpath "${1:-../../build/examples/nldr}")
+nldr=$(realpath "${1:-../../build/tools/nldr}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -49,6 +49,7 @@
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_file.hpp>
 #include <nldr/registry/selectors.hpp>
+#include <nldr/pipeline.hpp>
 #include <nldr/tune/criteria.hpp>
 #include <nldr/tune/sweep.hpp>
 

@@ -100,14 +100,14 @@ class _NldrEstimator(_Base, _Mixin):
                              f"{self.n_features_in_} features as input")
         return X
 
-    def _graph_arguments(self, X, entry, graph):
+    def _graph_arguments(self, X, graph):
         """The keywords of _nldr.fit that give the method its neighbor graph: the user's graph (lengths
         as given) or the selector and its options, and whether to join a disconnected graph."""
         if self.disconnected not in ("join", "error"):
             raise ValueError(f"disconnected = {self.disconnected!r} must be 'join' or 'error'")
         arguments = {"join": self.disconnected == "join"}
         if graph is not None:
-            arguments.update(graph=_graph_arrays(graph, X.shape[0], X.dtype), graph_lengths_given=True)
+            arguments["graph"] = _graph_arrays(graph, X.shape[0], X.dtype)
             return arguments
         selector = _nldr_selectors().get(self.neighbors)
         if selector is None:  # nldr's own message: "unknown selector ... (did you mean ...)"
@@ -118,9 +118,9 @@ class _NldrEstimator(_Base, _Mixin):
             if "k" in options:
                 raise ValueError("give the number of neighbors as n_neighbors, not neighbors_params['k']")
             options["k"] = self.n_neighbors
-        if "min_neighbors" in names and "min_neighbors" not in options:
-            options["min_neighbors"] = _nldr.min_neighbors(entry["name"], self.n_components)
-        arguments.update(selector=selector["name"], selector_parameters=options, graph_lengths_given=False)
+        # What the method needs from a pruning selector (min_neighbors, intrinsic_dim) the pipeline
+        # adds, as it does for `nldr embed` (docs/pipeline.md).
+        arguments.update(selector=selector["name"], selector_parameters=options)
         return arguments
 
     def fit(self, X, y=None, graph=None):
@@ -138,7 +138,7 @@ class _NldrEstimator(_Base, _Mixin):
         elif getattr(self, "dissimilarity", "euclidean") != "euclidean":
             raise ValueError(f"dissimilarity = {self.dissimilarity!r} must be 'euclidean' or 'precomputed'")
         if "graph" in entry["inputs"]:
-            arguments.update(self._graph_arguments(X, entry, graph))
+            arguments.update(self._graph_arguments(X, graph))
         elif graph is not None:
             raise ValueError(f"{type(self).__name__} does not use a neighbor graph: fit(X) without graph=")
         self.model_, graph_info = _nldr.fit(entry["name"], parameters=parameters, threads=self._threads(), **arguments)
@@ -147,6 +147,7 @@ class _NldrEstimator(_Base, _Mixin):
             self.n_graph_components_ = components
             self.graph_search_ = graph_info.get("search", "given")
             self.graph_estimated_recall_ = graph_info.get("estimated_recall")
+            self.graph_selector_parameters_ = graph_info["selector_parameters"]
             _warn_if_approximate(graph_info, arguments.get("selector_parameters", {}), stacklevel=2)
             if components > 1 and arguments["join"]:
                 warnings.warn(f"the neighbor graph has {components} connected components: joined them by {added} "

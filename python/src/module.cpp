@@ -8,8 +8,8 @@
 #include <nldr/core/precomputed.hpp>
 #include <nldr/metrics/metrics.hpp>
 #include <nldr/neighbors/intrinsic_dimension.hpp>
-#include <nldr/neighbors/join_components.hpp>
 #include <nldr/registry/embedders.hpp>
+#include <nldr/pipeline.hpp>
 #include <nldr/registry/model_file.hpp>
 #include <nldr/registry/selectors.hpp>
 #include <nldr/version.hpp>
@@ -275,10 +275,9 @@ struct FitArguments {
   py::object X, graph, distances;
   nldr::ParameterValues values;
   int threads = 0;
-  bool lengths_given = true;
-  std::string selector;                   ///< selects the graph of X when no graph is given ("": none)
+  std::string selector;                   ///< selects the graph of X when no graph is given ("": knn)
   nldr::ParameterValues selector_values;
-  bool join = false;                      ///< join a disconnected graph's components (join_components)
+  bool join = false;                      ///< join a disconnected graph's components, else refuse it
 };
 
 /// How a graph was searched (SelectionReport::search, estimated_recall) as a dict for Python.
@@ -289,56 +288,45 @@ py::dict search_summary(const nldr::SelectionReport& report) {
   return summary;
 }
 
-/// Selection, joining and the fit in one call with the GIL released, as `nldr embed` does them:
-/// the graph never crosses into Python and back.
+/// nldr::fit_pipeline with the GIL released, as `nldr embed` runs it: the graph never crosses into
+/// Python and back.
 template <nldr::Real T>
 py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
   std::optional<nldr::Matrix<T>> points, dissimilarities;
-  std::optional<nldr::NeighborGraph<T>> neighbors;
-  nldr::FitInput<T> input;
+  std::optional<nldr::NeighborGraph<T>> given_graph;
+  nldr::PipelineInput<T> input;
   if (!a.X.is_none()) input.points = &points.emplace(to_matrix<T>(a.X, "X"));
   if (!a.distances.is_none()) input.distances = &dissimilarities.emplace(to_matrix<T>(a.distances, "distances"));
   if (!a.graph.is_none()) {
     const auto csr = a.graph.cast<py::tuple>();
-    neighbors.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
-    input.graph_lengths_given = a.lengths_given;
+    input.graph = &given_graph.emplace(graph_from_csr<T>(csr[0].cast<nldr::index_t>(), csr[1], csr[2], csr[3]));
   }
-  const nldr::SelectorInfo* selector = a.selector.empty() ? nullptr : &nldr::find_selector(a.selector);
-  if (selector && !points) nldr::throw_invalid("X", "selector = ", a.selector, " needs the points X");
-  input.progress = &python_signals();
-  nldr::index_t components = 0;  // before joining; 0 without a graph
-  std::size_t added = 0;
-  double longest = 0;
-  std::optional<nldr::SelectionReport> selection;
-  Model model(interruptible(a.threads, [&] {
-    if (!neighbors && selector) {
-      neighbors.emplace(selector->select<T>(*points, a.selector_values, python_signals()));
-      selection = neighbors->selection();
-    }
-    if (neighbors) {
-      components = nldr::connected_components(*neighbors).count();
-      if (a.join && components > 1 && points) {
-        auto joined = nldr::join_components(*points, *neighbors);
-        added = joined.edges.size();
-        longest = double(joined.edges.back().distance);
-        neighbors = std::move(joined.graph);
-      }
-      input.graph = &*neighbors;
-    }
-    return method.fit<T>(input, a.values);
-  }));
-  py::dict graph = selection ? search_summary(*selection) : py::dict();
-  graph["components"] = components;
-  graph["joined_edges"] = added;
-  graph["longest_joined_edge"] = longest;
-  return py::make_tuple(std::move(model), graph);
+  nldr::PipelineOptions options;
+  options.method = std::string(method.name);
+  options.method_parameters = a.values;
+  options.selector = a.selector;
+  options.selector_parameters = a.selector_values;
+  options.disconnected = a.join ? nldr::Disconnected::join : nldr::Disconnected::error;
+  options.progress = [](const std::string&) { return python_signals(); };
+  auto run = interruptible(a.threads, [&] { return nldr::fit_pipeline(input, options); });
+  py::dict graph = run.graph && input.graph == nullptr ? search_summary(run.graph->selection()) : py::dict();
+  const auto* connectivity = run.connectivity ? &*run.connectivity : nullptr;
+  graph["components"] = connectivity ? connectivity->components.count() : 0;
+  graph["joined_edges"] = connectivity ? connectivity->joining_edges.size() : 0;
+  graph["longest_joined_edge"] =
+      connectivity && !connectivity->joining_edges.empty() ? double(connectivity->joining_edges.back().distance) : 0.0;
+  py::dict selector_parameters;
+  for (const auto& [name, value] : run.selector_parameters) selector_parameters[py::str(name)] = value;
+  graph["selector"] = run.selector;
+  graph["selector_parameters"] = selector_parameters;
+  return py::make_tuple(Model(std::move(run.model)), graph);
 }
 
 py::tuple fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
-              const py::dict& parameters, int threads, bool lengths_given, const std::string& selector,
+              const py::dict& parameters, int threads, const std::string& selector,
               const py::dict& selector_parameters, bool join) {
   const auto& method = nldr::find_embedder(method_name);
-  const FitArguments arguments{X, graph, distances, parameter_values(parameters), threads, lengths_given, selector,
+  const FitArguments arguments{X, graph, distances, parameter_values(parameters), threads, selector,
                                parameter_values(selector_parameters), join};
   return wants_float(X.is_none() ? distances : X) ? fit_typed<float>(method, arguments)
                                                   : fit_typed<double>(method, arguments);
@@ -544,14 +532,14 @@ PYBIND11_MODULE(_nldr, m) {
 
   m.def("fit", &fit, py::arg("method"), py::arg("X") = py::none(), py::arg("graph") = py::none(),
         py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
-        py::arg("graph_lengths_given") = true, py::arg("selector") = "", py::arg("selector_parameters") = py::dict(),
-        py::arg("join") = false,
-        "Fits a registry method: (model, graph) with graph a dict: search and estimated_recall (a selected "
-        "graph), components (before joining; 0 without a graph), joined_edges, longest_joined_edge. X: N x D "
-        "points; graph: (n, indptr, indices, distances) CSR (its distances used as given when "
-        "graph_lengths_given), else the graph of X by `selector` with `selector_parameters`; join: join a "
-        "disconnected graph's components by their shortest connecting edges; distances: N x N. float32 data "
-        "fits in float, anything else in double.");
+        py::arg("selector") = "", py::arg("selector_parameters") = py::dict(), py::arg("join") = false,
+        "Fits a registry method through nldr::fit_pipeline (docs/pipeline.md): (model, graph) with graph a dict: "
+        "search and estimated_recall (a selected graph), components (before joining; 0 without a graph), "
+        "joined_edges, longest_joined_edge, selector and selector_parameters (as resolved). X: N x D points; "
+        "graph: (n, indptr, indices, distances) CSR (its distances used as given), else the graph of X by "
+        "`selector` (default knn) with `selector_parameters`; join: join a disconnected graph's components by "
+        "their shortest connecting edges, else refuse it; distances: N x N. float32 data fits in float, "
+        "anything else in double.");
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0,
         "A neighbor graph as (n, indptr, indices, distances, symmetric, {search, estimated_recall}).");
@@ -559,9 +547,6 @@ PYBIND11_MODULE(_nldr, m) {
         py::arg("discard_fraction"), py::arg("confidence"), py::arg("bootstrap"), py::arg("seed"), py::arg("threads"));
   m.def("embedders", &embedder_metadata, "every registered method with its parameters");
   m.def("selectors", &selector_metadata, "every registered selector with its parameters");
-  m.def("min_neighbors", [](const std::string& method, nldr::index_t dim) {
-    return nldr::find_embedder(method).min_neighbors(dim);
-  }, py::arg("method"), py::arg("dim"), "the fewest neighbors per point the method needs for dimension dim");
   m.def("canonical_method", [](const std::string& name) { return std::string(nldr::find_embedder(name).name); },
         py::arg("name"));
   m.def("set_threads", &nldr::set_threads, py::arg("threads"), "threads of later calls (<= 0: unchanged)");

@@ -8,7 +8,9 @@
 #include <nldr/registry/selectors.hpp>
 
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 
 TEST_CASE("methods are found by name, alias and any case, and a typo gets a suggestion", "[registry]") {
   CHECK(nldr::find_embedder("Isomap").name == "isomap");
@@ -101,4 +103,63 @@ TEST_CASE("a method's landmark approximation is the method itself when every poi
   CHECK(nldr::default_scoring_landmarks(100) == 100);
   CHECK(nldr::default_scoring_landmarks(1000) == 200);
   CHECK(nldr::default_scoring_landmarks(50000) == 2500);
+}
+
+namespace {
+
+/// The registry's default of `parameter` for a method or selector, as a number.
+double registry_default(std::span<const nldr::ParameterSpec> specs, std::string_view parameter) {
+  for (const auto& spec : specs)
+    if (spec.name == parameter) return std::stod(std::string(spec.default_value));
+  FAIL("no parameter " << parameter);
+  return 0;
+}
+double method_default(std::string_view method, std::string_view parameter) {
+  return registry_default(nldr::find_embedder(method).parameters, parameter);
+}
+double selector_default(std::string_view selector, std::string_view parameter) {
+  return registry_default(nldr::find_selector(selector).parameters, parameter);
+}
+
+}  // namespace
+
+// A default is stated in the Options struct (what a library user gets) and in the registry's spec
+// (what the tool's help, the tool and Python get); each number below is read from both, so the two
+// cannot drift apart unnoticed (the tool once printed Sammon's 500 iterations as SMACOF's).
+TEST_CASE("every registry default equals the Options{} default a library user gets", "[registry][defaults]") {
+  for (const auto& entry : nldr::embedders())
+    if (nldr::takes_parameter(entry.parameters, "dim")) CHECK(method_default(entry.name, "dim") == 2);
+  CHECK(method_default("mds", "negative_eigenvalues") == nldr::MdsOptions{}.negative_eigenvalues);
+  CHECK(method_default("isomap", "negative_eigenvalues") == nldr::IsomapOptions{}.negative_eigenvalues);
+  CHECK(method_default("landmark-isomap", "negative_eigenvalues") == nldr::LandmarkIsomapOptions{}.negative_eigenvalues);
+  CHECK(method_default("landmark-isomap", "landmarks") == nldr::LandmarkIsomapOptions{}.landmarks);
+  CHECK(method_default("lle", "reg") == nldr::LleOptions{}.reg);
+  CHECK(method_default("hessian-lle", "hessian_tol") == nldr::LleOptions{}.hessian_tol);
+  CHECK(method_default("laplacian-eigenmaps", "heat_t") == nldr::LaplacianEigenmapsOptions{}.t);
+  CHECK(method_default("diffusion-maps", "alpha") == nldr::DiffusionMapsOptions{}.alpha);
+  CHECK(method_default("diffusion-maps", "diffusion_time") == nldr::DiffusionMapsOptions{}.diffusion_time);
+  CHECK(method_default("diffusion-maps", "bandwidth") == nldr::DiffusionMapsOptions{}.bandwidth);
+  for (std::string_view method : {"lle", "modified-lle", "hessian-lle", "ltsa", "laplacian-eigenmaps", "diffusion-maps"}) {
+    CHECK(method_default(method, "eigen_max_iterations") == nldr::BottomEigenOptions{}.max_iterations);
+    CHECK(method_default(method, "eigen_tolerance") == nldr::BottomEigenOptions{}.tolerance);
+  }
+  for (std::string_view method : {"mds", "isomap", "landmark-isomap"}) {
+    CHECK(method_default(method, "eigen_max_iterations") == nldr::TopEigenOptions{}.max_iterations);
+    CHECK(method_default(method, "eigen_tolerance") == nldr::TopEigenOptions{}.tolerance);
+  }
+  CHECK(method_default("sammon", "n_init") == nldr::SammonOptions{}.n_init);
+  CHECK(method_default("sammon", "max_iterations") == nldr::SammonOptions{}.max_iterations);
+  CHECK(method_default("sammon", "relative_tolerance") == nldr::SammonOptions{}.tolerance);
+  for (std::string_view method : {"smacof", "nonmetric-mds"}) {
+    CHECK(method_default(method, "n_init") == nldr::SmacofOptions{}.n_init);
+    CHECK(method_default(method, "max_iterations") == nldr::SmacofOptions{}.max_iterations);
+    CHECK(method_default(method, "relative_tolerance") == nldr::SmacofOptions{}.tolerance);
+  }
+  CHECK(selector_default("shared", "ratio") == nldr::SharedNeighborsOptions{}.ratio);
+  CHECK(selector_default("gaussian", "z") == nldr::GaussianPrunedOptions{}.z);
+  CHECK(selector_default("curvature", "intrinsic_dim") == nldr::CurvatureAdaptiveOptions{}.intrinsic_dim);
+  CHECK(selector_default("curvature", "tolerance") == nldr::CurvatureAdaptiveOptions{}.tolerance);
+  CHECK(selector_default("short-circuit", "threshold") == nldr::ShortCircuitOptions{}.threshold);
+  for (std::string_view selector : {"shared", "gaussian", "curvature", "short-circuit"})
+    CHECK(selector_default(selector, "min_neighbors") == nldr::SharedNeighborsOptions{}.min_neighbors);
 }

@@ -10,6 +10,8 @@
 #include <nldr/metrics/residual_variance.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/embedders.hpp>
+#include <nldr/registry/selectors.hpp>
 #include <nldr/tune/criteria.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -20,8 +22,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -89,6 +94,7 @@ void require_error(const Run& run, int code, const std::string& needle) {
   REQUIRE(std::count(run.err.begin(), run.err.end(), '\n') == 1);
   REQUIRE(run.err.rfind("nldr", 0) == 0);
   REQUIRE_THAT(run.err, ContainsSubstring(needle));
+  CHECK(run.err.find("::") == std::string::npos);  // the tool's words (flags), not the library's type names
 }
 
 nldr::Matrix<double> read(const std::string& path) { return nldr::io::read_csv<double>(path).values; }
@@ -831,4 +837,88 @@ TEST_CASE("embed --geodesics gives the distance methods graph geodesics: MDS bec
                                               s / "z.csv");
   CHECK(with_distances.exit_code == 2);
   CHECK_THAT(with_distances.err, ContainsSubstring("drop --distances"));
+}
+
+TEST_CASE("help: every registry parameter's flag states each method's and selector's own default", "[tool][help]") {
+  Scratch s;
+  const auto help = nldr_run(s, "embed --help");
+  REQUIRE(help.exit_code == 0);
+  // A flag's help line ends "[owner, owner: default V; owner: default W]".
+  const auto defaults_of = [&](std::string_view parameter) {
+    std::string flag = "--" + std::string(parameter);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    std::istringstream lines(help.out);
+    std::map<std::string, std::string> by_owner;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(flag + " ") == std::string::npos && line.find(flag + ",") == std::string::npos) continue;
+      const std::string list = line.substr(line.rfind('[') + 1, line.rfind(']') - line.rfind('[') - 1);
+      std::istringstream groups(list);
+      for (std::string group; std::getline(groups, group, ';');) {
+        const auto colon = group.find(": default ");
+        std::istringstream owners(group.substr(0, colon));
+        for (std::string owner; std::getline(owners, owner, ',');)
+          by_owner[owner.substr(owner.find_first_not_of(' '))] = group.substr(colon + 10);
+      }
+    }
+    return by_owner;
+  };
+  std::size_t checked = 0;
+  const auto check = [&](std::string_view owner, std::span<const nldr::ParameterSpec> specs) {
+    for (const auto& spec : specs) {
+      INFO(owner << " " << spec.name);
+      CHECK(defaults_of(spec.name)[std::string(owner)] == spec.default_value);
+      ++checked;
+    }
+  };
+  for (const auto& entry : nldr::embedders()) check(entry.name, entry.parameters);
+  for (const auto& entry : nldr::selectors()) check(entry.name, entry.parameters);
+  CHECK(checked > 60);
+  // The three that were wrong while the help kept the first owner's default.
+  CHECK(defaults_of("max_iterations")["smacof"] == "300");
+  CHECK(defaults_of("negative_eigenvalues")["isomap"] == "0");
+  CHECK(defaults_of("relative_tolerance")["smacof"] == "1e-4");
+}
+
+TEST_CASE("a misspelt command gets the nearest one", "[tool]") {
+  Scratch s;
+  require_error(nldr_run(s, "embd --in x.csv"), 2, "unknown command \"embd\" (did you mean \"embed\"?)");
+  require_error(nldr_run(s, "evalute"), 2, "did you mean \"evaluate\"");
+}
+
+TEST_CASE("a label or color file of one integer per point has no header line, whatever its first value",
+          "[tool][labels]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate clusters-3d --n 120 --seed 4 --out " + s / "x.csv" + " --labels " + s / "l.csv")
+              .exit_code == 0);
+  const auto labels = read(s / "l.csv");
+  REQUIRE(labels.rows() == 120);
+  // The same labels with 0 first, the digits' case: "0" is a row of data, not pandas' column name.
+  std::ofstream zero_first(s / "z.csv");
+  zero_first << "0\n";
+  for (Eigen::Index i = 1; i < labels.rows(); ++i) zero_first << labels(i, 0) << '\n';
+  zero_first.close();
+  const std::string embed = "embed --in " + s / "x.csv" + " --out " + s / "y.csv" + " --method pca --plot " + s / "y.svg";
+  const auto colored = nldr_run(s, embed + " --color " + s / "z.csv --json");
+  INFO(colored.err);
+  REQUIRE(colored.exit_code == 0);
+  const auto evaluated = nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --labels " +
+                                         s / "z.csv --json");
+  INFO(evaluated.err);
+  REQUIRE(evaluated.exit_code == 0);
+  REQUIRE_THAT(evaluated.out, ContainsSubstring("\"knn_error\""));
+  // N + 1 rows: the first is a header; other row counts are refused naming the flag and both counts.
+  std::ofstream header(s / "h.csv");
+  header << "class\n" << slurp(s / "z.csv");
+  header.close();
+  REQUIRE(nldr_run(s, embed + " --color " + s / "h.csv").exit_code == 0);
+  REQUIRE(nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --labels " + s / "h.csv")
+              .exit_code == 0);
+  std::ofstream short_file(s / "short.csv");
+  short_file << "0\n1\n";
+  short_file.close();
+  require_error(nldr_run(s, embed + " --color " + s / "short.csv"), 2, "--color " + s / "short.csv has 2 rows but "
+                "must hold one value per point: 120 rows");
+  require_error(nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --labels " +
+                             s / "short.csv"),
+                2, "--labels " + s / "short.csv has 2 rows");
 }

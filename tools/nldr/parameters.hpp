@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <map>
 #include <span>
 #include <string>
@@ -42,11 +43,21 @@ class RegistryFlags {
  public:
   /// Adds a flag for every parameter of the embedders (if `methods`) and selectors (if `selectors`).
   void add_to(CLI::App& command, bool methods, bool selectors) {
-    std::map<std::string, std::pair<nldr::ParameterSpec, std::string>> specs;  // name -> spec, who takes it
+    // name -> its first spec (kind, help) and its owners grouped by their default, in registry order
+    struct Described {
+      nldr::ParameterSpec spec;
+      std::vector<std::pair<std::string, std::string>> defaults;  // default -> "owner, owner"
+    };
+    std::map<std::string, Described> specs;
     const auto collect = [&](std::string_view owner, std::span<const nldr::ParameterSpec> list) {
       for (const auto& spec : list) {
-        auto& [first, owners] = specs.try_emplace(std::string(spec.name), spec, "").first->second;
-        owners += (owners.empty() ? "" : ", ") + std::string(owner);
+        auto& defaults = specs.try_emplace(std::string(spec.name), Described{spec, {}}).first->second.defaults;
+        const std::string value(spec.default_value);
+        auto same = std::find_if(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == value; });
+        if (same == defaults.end())
+          defaults.emplace_back(value, std::string(owner));
+        else
+          same->second += ", " + std::string(owner);
       }
     };
     if (methods)
@@ -54,8 +65,11 @@ class RegistryFlags {
     if (selectors)
       for (const auto& entry : nldr::selectors()) collect(entry.name, entry.parameters);
     for (const auto& [name, described] : specs) {
-      const auto& [spec, owners] = described;
-      const std::string help = std::string(spec.help) + " [" + owners + "; default " + std::string(spec.default_value) + "]";
+      const auto& [spec, defaults] = described;
+      std::string help = std::string(spec.help) + " [";
+      for (std::size_t d = 0; d < defaults.size(); ++d)
+        help += (d ? "; " : "") + defaults[d].second + ": default " + defaults[d].first;
+      help += "]";
       if (spec.kind == nldr::ParameterKind::flag)
         options_[name] = command.add_flag(flag_names(name), flags_[name], help);
       else

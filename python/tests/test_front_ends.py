@@ -1,0 +1,89 @@
+"""The tool and the Python estimators are two front ends of one pipeline (docs/pipeline.md): the same
+input and parameters give the same embedding, for every registry method and every selector.
+
+The tool is the one this build made: run-tests.sh sets NLDR_TOOL to it (docs/python.md, "Tests").
+"""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import nldr
+from nldr import _nldr
+from nldr.estimators import _class_name
+
+TOOL = os.environ.get("NLDR_TOOL")
+pytestmark = pytest.mark.skipif(not TOOL, reason="NLDR_TOOL (the nldr executable) is not set: run scripts/run-tests.sh")
+
+K = 12
+DIM = 3  # the curvature selector's intrinsic_dim is the method's d: 3, not its own default 2
+SELECTOR_OPTIONS = {"epsilon": {"radius": 2.5}}
+
+
+@pytest.fixture(scope="module")
+def points(tmp_path_factory):
+    """A noisy Swiss roll in 5-D (N = 160), and its CSV for the tool."""
+    rng = np.random.default_rng(3)
+    t = 1.5 * np.pi * (1 + 2 * rng.random(160))
+    X = np.column_stack([t * np.cos(t), 10 * rng.random(160), t * np.sin(t), rng.normal(0, 0.3, (160, 2))])
+    path = tmp_path_factory.mktemp("front_ends") / "x.csv"
+    np.savetxt(path, X, delimiter=",", fmt="%.17g")
+    return X, path
+
+
+def _combinations():
+    selectors = [s["name"] for s in _nldr.selectors()]
+    for entry in _nldr.embedders():
+        if "graph" in entry["inputs"]:
+            for selector in selectors:
+                yield entry["name"], selector
+        else:
+            yield entry["name"], None
+
+
+def _tool(path, tmp_path, method, selector):
+    out = tmp_path / "y.csv"
+    command = [TOOL, "embed", "--in", str(path), "--out", str(out), "--method", method, "--dim", str(DIM),
+               "--json", "--quiet"]
+    if selector is not None:
+        command += ["--selector", selector]
+        names = {spec["name"] for s in _nldr.selectors() if s["name"] == selector for spec in s["parameters"]}
+        if "k" in names:
+            command += ["--k", str(K)]
+        for name, value in SELECTOR_OPTIONS.get(selector, {}).items():
+            command += ["--" + name.replace("_", "-"), str(value)]
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        return None, run.stderr
+    return np.loadtxt(out, delimiter=",", ndmin=2), json.loads(run.stdout)
+
+
+def _python(X, method, selector):
+    cls = getattr(nldr, _class_name(method))
+    keywords = {"n_components": DIM}
+    if selector is not None:
+        keywords.update(n_neighbors=K, neighbors=selector, neighbors_params=SELECTOR_OPTIONS.get(selector))
+    try:
+        estimator = cls(**keywords)
+        return estimator.fit_transform(X), estimator
+    except (ValueError, RuntimeError, MemoryError) as error:  # nldr's errors derive from these
+        return None, str(error)
+
+
+@pytest.mark.parametrize("method,selector", list(_combinations()))
+def test_tool_and_python_give_the_same_embedding(points, tmp_path, method, selector):
+    X, path = points
+    Y_tool, report = _tool(path, tmp_path, method, selector)
+    Y_python, estimator = _python(X, method, selector)
+    # Both refuse, or both embed.
+    assert (Y_tool is None) == (Y_python is None), f"tool: {report if Y_tool is None else 'ok'}; python: {estimator}"
+    if Y_tool is None:
+        return
+    # The CSV holds the shortest text that round-trips each double, so the two must agree to the last
+    # bit; 1e-12 of the embedding's extent allows for nothing but that.
+    scale = np.abs(Y_python).max()
+    np.testing.assert_allclose(Y_tool, Y_python, rtol=0, atol=1e-12 * scale)
+    if selector is not None:
+        assert report["selector_parameters"] == estimator.graph_selector_parameters_
