@@ -1,12 +1,14 @@
 // Sammon's mapping: stress 0 on points of a plane (closed form), Sammon's stress equal to or below
 // R's MASS::sammon on committed data (tests/data/make_mds_references.py), the reported stress against
-// the formula, monotone stress, transform, thread-count independence and named errors.
+// the formula, monotone stress, transform, equality with SMACOF weighted by 1 / delta, thread-count
+// independence and named errors.
 #include "catch.hpp"
 #include "mds_references.hpp"
 
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/embed/sammon.hpp>
+#include <nldr/embed/smacof.hpp>
 
 #include <cmath>
 #include <limits>
@@ -105,6 +107,47 @@ TEMPLATE_TEST_CASE("Sammon transform places new points with the map fixed", "[sa
   CHECK(model.transform(train.topRows(4)) == model.coordinates.topRows(4));
   const nldr::Matrix<TestType> rows = distances(all).bottomLeftCorner(10, 40);
   CHECK((model.transform_distances(rows) - placed).cwiseAbs().maxCoeff() < (single ? 1e-3 : 1e-8));
+}
+
+TEMPLATE_TEST_CASE("Sammon is SMACOF with the weights 1 / delta, its stress divided by sum delta", "[sammon]", float,
+                   double) {
+  // Sammon's stress E = sum_{i<j} (delta - d)^2 / delta / sum_{i<j} delta is the raw stress with
+  // w_ij = 1 / delta_ij over a constant, so the same runs of Guttman transforms minimize both, and their
+  // relative stopping rule stops both at the same step.
+  using namespace sammon_test;
+  nldr::Random random(4);
+  nldr::Matrix<TestType> X(30, 4);  // 4-D points: no 2-D configuration has stress 0
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index c = 0; c < X.cols(); ++c) X(i, c) = TestType(random.normal());
+  const nldr::Matrix<TestType> D = distances(X);
+  nldr::Matrix<double> weights(D.rows(), D.cols());
+  double total = 0;
+  for (Eigen::Index i = 0; i < D.rows(); ++i)
+    for (Eigen::Index j = 0; j < D.cols(); ++j) {
+      weights(i, j) = i == j ? 0.0 : 1.0 / double(D(i, j));
+      if (j > i) total += double(D(i, j));
+    }
+  for (const auto init : {nldr::MajorizationInit::classical_mds, nldr::MajorizationInit::random}) {
+    const auto sammon = nldr::Sammon{{.dim = 2, .init = init, .n_init = 2, .seed = 7, .max_iterations = 400,
+                                      .tolerance = 1e-9}}
+                            .fit(nldr::precomputed(D));
+    const auto smacof = nldr::Smacof{{.dim = 2, .init = init, .n_init = 2, .seed = 7, .max_iterations = 400,
+                                      .tolerance = 1e-9}}
+                            .fit(nldr::precomputed(D), weights);
+    // Tolerance: 1e-12 of the configuration's scale (the same operations in the same order give equal
+    // numbers; the margin is only for a compiler that contracts them differently in the two instantiations).
+    const double scale = smacof.coordinates.template cast<double>().cwiseAbs().maxCoeff();
+    CHECK((sammon.coordinates - smacof.coordinates).template cast<double>().cwiseAbs().maxCoeff() <= 1e-12 * scale);
+    CHECK(sammon.iterations == smacof.iterations);
+    CHECK(sammon.best_run == smacof.best_run);
+    CHECK(sammon.status == smacof.status);
+    CHECK_THAT(sammon.stress * total, WithinRel(smacof.stress, 1e-12));
+    REQUIRE(sammon.stress_history.size() == smacof.stress_history.size());
+    for (std::size_t k = 0; k < sammon.stress_history.size(); ++k)
+      CHECK_THAT(sammon.stress_history[k] * total, WithinRel(smacof.stress_history[k], 1e-12));
+    // And the stress is Sammon's, literally.
+    CHECK_THAT(sammon.stress, WithinRel(sammon_formula(D, sammon.coordinates), std::is_same_v<TestType, float> ? 1e-5 : 1e-10));
+  }
 }
 
 TEST_CASE("Sammon does not depend on the thread count", "[sammon][determinism]") {

@@ -20,12 +20,14 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
+#include <nldr/embed/detail/graph_matrix.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
+#include <nldr/embed/routines/spectral_fit.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/point_index.hpp>
 
@@ -229,23 +231,10 @@ DiffusionOperator diffusion_operator(const NeighborGraph<T>& graph, double bandw
   times.add("weights", clock.seconds());
   clock.restart();
 
-  // Lower triangle of I - S, column by column (CSR row i of the symmetric graph = column i).
-  SparseLower M(n, n);
-  Eigen::VectorXi column_sizes(n);
-  for (index_t i = 0; i < n; ++i) {
-    int below = 1;
-    for (index_t j : sym.neighbors(i)) below += j > i;
-    column_sizes[i] = below;
-  }
-  M.reserve(column_sizes);
-  for (index_t i = 0; i < n; ++i) {
-    const double s = op.sqrt_degree[i];
-    M.insert(i, i) = 1.0 - q_alpha[i] * q_alpha[i] / (s * s);
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-      if (indices[e] > i) M.insert(indices[e], i) = -kernel[e] / (s * op.sqrt_degree[indices[e]]);
-  }
-  M.makeCompressed();
-  op.lower = std::move(M);
+  // Lower triangle of I - S.
+  op.lower = lower_on_graph(
+      sym, [&](index_t i) { return 1.0 - q_alpha[i] * q_alpha[i] / (op.sqrt_degree[i] * op.sqrt_degree[i]); },
+      [&](offset_t e, index_t i, index_t j) { return -kernel[e] / (op.sqrt_degree[i] * op.sqrt_degree[j]); });
   times.add("assembly", clock.seconds());
   return op;
 }
@@ -266,22 +255,17 @@ struct DiffusionMaps {
                                                    const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::DiffusionMaps: the points must be float or double");
-    validate_points(X, "X", 3);
-    validate_not_all_identical(X);
-    validate_same_rows(X.rows(), graph.size(), "X", "graph");
-    validate_dimension(options.dim, X.rows() - 1, "N - 1");
+    routines::validate_graph_fit(X, graph, options.dim);
     detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
     detail::require_connected(graph, "diffusion-maps");
 
     DiffusionMapsModel<T> model;
     detail::DiffusionOperator op = detail::diffusion_operator(graph, options.bandwidth, options.alpha, model.times);
     report_progress(options.progress, 0.1, "diffusion-maps");
-    Stopwatch clock;
-    const auto pairs = detail::bottom_eigenpairs(op.lower, int(options.dim) + 1, options.eigen, "diffusion-maps",
-                                                 op.sqrt_degree, progress_part(options.progress, 0.1, 1));
-    model.times.add("eigensolve", clock.seconds());
     // psi_j = phi_j / phi_0 with phi_0 = sqrt(D) / ||sqrt(D)||: psi_0 = 1, sum_i pi_i psi_j(i)^2 = 1.
-    detail::fill_spectral_embedding(model, pairs, op.sqrt_degree.norm() * op.sqrt_degree.cwiseInverse());
+    const detail::BottomEigenpairs pairs = routines::spectral_embedding(
+        model, op.lower, options.dim, options.eigen, "diffusion-maps", op.sqrt_degree,
+        op.sqrt_degree.norm() * op.sqrt_degree.cwiseInverse(), progress_part(options.progress, 0.1, 1));
     Eigen::MatrixXd coordinates = model.coordinates.template cast<double>();
     const Eigen::VectorXd lambda = 1.0 - pairs.values.tail(options.dim).array();
     for (Eigen::Index j = 0; j < lambda.size(); ++j) {
@@ -296,11 +280,9 @@ struct DiffusionMaps {
     model.bandwidth = op.bandwidth;
     model.alpha = options.alpha;
     model.diffusion_time = options.diffusion_time;
-    clock.restart();
-    model.training = PointIndex<T>(X.template cast<T>());
     model.kernel_degrees = std::move(op.kernel_degrees);
-    model.transform_k = std::clamp(index_t(std::lround(op.mean_kernel_row)), index_t(1), index_t(X.rows()));
-    model.times.add("index", clock.seconds());
+    routines::keep_training_points(
+        model, X, std::clamp(index_t(std::lround(op.mean_kernel_row)), index_t(1), index_t(X.rows())));
     report_progress(options.progress, 1, "diffusion-maps");
     return model;
   }

@@ -136,9 +136,7 @@ struct IsomapModel : Embedding<T> {
     v("residual_variance", residual_variance, FieldRole::result);
     v("residual_pairs", residual_pairs, FieldRole::result);
     v("residual_sampled", residual_sampled, FieldRole::result);
-    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
-    v("negative_status", negative_status, FieldRole::result);
-    v("trace", trace, FieldRole::result);
+    routines::visit_scaling_results(v, *this);
     v("geodesic_bytes", geodesic_bytes, FieldRole::result);
     v("geodesic_storage", geodesic_storage, FieldRole::result);
     v("graph_edges", graph_edges, FieldRole::result);
@@ -232,12 +230,7 @@ struct Isomap {
     const routines::Scaling scaling =
         routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
                                  model.times, progress_part(options.progress, 0.9, 1));
-    model.coordinates = scaling.coordinates.template cast<T>();
-    model.eigenvalues = scaling.values.template cast<T>();
-    model.negative_eigenvalues = scaling.negative_eigenvalues;
-    model.negative_status = scaling.negative_status;
-    model.trace = scaling.trace;
-    model.diagnostics = scaling.diagnostics;
+    routines::fill_scaling_results(model, scaling);
 
     watch.restart();
     PearsonAccumulator accumulator;
@@ -254,8 +247,6 @@ struct Isomap {
     Eigen::VectorXd mean_squared(n);
     for (index_t j = 0; j < n; ++j) mean_squared[j] = double(geodesic(j, j)) + scaling.trace / double(n);
     model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
-    for (Eigen::Index k = 0; k < scaling.values.size(); ++k)
-      if (!(scaling.values[k] > 0)) model.pseudo_inverse.row(k).setZero();
     model.mean_squared = std::move(mean_squared);
     model.training = PointIndex<T>(Matrix<T>(points));
     model.transform_k = routines::typical_degree(graph, 1);

@@ -160,9 +160,7 @@ struct LandmarkIsomapModel : Embedding<T> {
   void visit(Visitor& v) {
     visit_embedding(v, *this);
     v("landmarks", landmarks, FieldRole::result);
-    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
-    v("negative_status", negative_status, FieldRole::result);
-    v("trace", trace, FieldRole::result);
+    routines::visit_scaling_results(v, *this);
     v("residual_variance", residual_variance, FieldRole::result);
     v("residual_pairs", residual_pairs, FieldRole::result);
     v("residual_sampled", residual_sampled, FieldRole::result);
@@ -245,11 +243,7 @@ struct LandmarkIsomap {
     const routines::Triangulation triangulation = routines::Triangulation::of(scaling, mean_squared);
     model.pseudo_inverse = triangulation.pseudo_inverse;
     model.mean_squared = triangulation.mean_squared;
-    model.eigenvalues = scaling.values.template cast<T>();
-    model.negative_eigenvalues = scaling.negative_eigenvalues;
-    model.negative_status = scaling.negative_status;
-    model.trace = scaling.trace;
-    model.diagnostics = scaling.diagnostics;
+    routines::fill_scaling_results(model, scaling);  // coordinates: the landmarks', replaced below
 
     watch.restart();
     model.coordinates = model.triangulate(model.landmark_geodesics.transpose());

@@ -18,12 +18,14 @@
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/detail/connectivity.hpp>
+#include <nldr/embed/detail/graph_matrix.hpp>
 #include <nldr/embed/detail/sparse_eigen.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
+#include <nldr/embed/routines/spectral_fit.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/point_index.hpp>
 
@@ -126,7 +128,6 @@ NormalizedLaplacian normalized_laplacian(const NeighborGraph<T>& graph, double t
   const NeighborGraph<T> sym = graph.symmetrized(Symmetrization::union_edges);
   const index_t n = sym.size();
   const auto offsets = sym.offsets();
-  const auto indices = sym.indices();
   const auto distances = sym.distances();
   double t = t_option;
   if (t == 0) {
@@ -154,22 +155,10 @@ NormalizedLaplacian normalized_laplacian(const NeighborGraph<T>& graph, double t
   times.add("weights", clock.seconds());
   clock.restart();
 
-  // Lower triangle of L_sym = I - D^-1/2 W D^-1/2, built column by column (CSR row i of the
-  // symmetric graph = column i), so no triplets are needed.
-  SparseLower L(n, n);
-  Eigen::VectorXi column_sizes(n);
-  for (index_t i = 0; i < n; ++i) {
-    int below = 1;
-    for (index_t j : sym.neighbors(i)) below += j > i;
-    column_sizes[i] = below;
-  }
-  L.reserve(column_sizes);
-  for (index_t i = 0; i < n; ++i) {
-    L.insert(i, i) = 1.0;
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-      if (indices[e] > i) L.insert(indices[e], i) = -weights[e] * inv_sqrt_degree[i] * inv_sqrt_degree[indices[e]];
-  }
-  L.makeCompressed();
+  // Lower triangle of L_sym = I - D^-1/2 W D^-1/2.
+  SparseLower L = lower_on_graph(sym, [](index_t) { return 1.0; }, [&](offset_t e, index_t i, index_t j) {
+    return -weights[e] * inv_sqrt_degree[i] * inv_sqrt_degree[j];
+  });
   times.add("assembly", clock.seconds());
 
   return {std::move(L), std::move(inv_sqrt_degree), t};
@@ -191,10 +180,7 @@ struct LaplacianEigenmaps {
                                                         const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    validate_points(X, "X", 3);
-    validate_not_all_identical(X);
-    validate_same_rows(X.rows(), graph.size(), "X", "graph");
-    validate_dimension(options.dim, X.rows() - 1, "N - 1");
+    routines::validate_graph_fit(X, graph, options.dim);
     if (!(options.t >= 0) || std::isnan(options.t))
       throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
     detail::require_connected(graph, "laplacian-eigenmaps");
@@ -204,17 +190,11 @@ struct LaplacianEigenmaps {
     result.t = laplacian.t;
     report_progress(options.progress, 0.1, "laplacian-eigenmaps");
 
-    Stopwatch clock;
-    // L_sym D^1/2 1 = 0: deflate D^1/2 1.
-    const auto pairs = detail::bottom_eigenpairs(laplacian.lower, int(options.dim) + 1, options.eigen,
-                                                 "laplacian-eigenmaps", laplacian.inv_sqrt_degree.cwiseInverse(),
-                                                 progress_part(options.progress, 0.1, 1));
-    result.times.add("eigensolve", clock.seconds());
-    detail::fill_spectral_embedding(result, pairs, laplacian.inv_sqrt_degree);
-    clock.restart();
-    result.transform_k = routines::typical_degree(graph, 1);
-    result.training = PointIndex<T>(X.template cast<T>());
-    result.times.add("index", clock.seconds());
+    // L_sym D^1/2 1 = 0: deflate D^1/2 1; f = D^-1/2 u.
+    routines::spectral_embedding(result, laplacian.lower, options.dim, options.eigen, "laplacian-eigenmaps",
+                                 laplacian.inv_sqrt_degree.cwiseInverse(), laplacian.inv_sqrt_degree,
+                                 progress_part(options.progress, 0.1, 1));
+    routines::keep_training_points(result, X, routines::typical_degree(graph, 1));
     report_progress(options.progress, 1, "laplacian-eigenmaps");
     return result;
   }

@@ -30,6 +30,7 @@
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
+#include <nldr/embed/routines/spectral_fit.hpp>
 #if defined(NLDR_HAVE_SUITESPARSE)
 #include <nldr/embed/detail/gram_eigen.hpp>
 #endif
@@ -370,10 +371,8 @@ struct LocallyLinearEmbedding {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
     const std::string method = name();
-    validate_points(X, "X", 3);
-    validate_not_all_identical(X);
-    validate_same_rows(X.rows(), graph.size(), "X", "graph");
-    validate_options(X.rows(), X.cols());
+    routines::validate_graph_fit(X, graph, options.dim);
+    validate_options(X.cols());
     detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,
                                lle_min_neighbors_reason(options.variant));
     detail::require_connected(graph, method);
@@ -399,25 +398,22 @@ struct LocallyLinearEmbedding {
       weights_progress = progress_part(options.progress, 0.5, 0.5);  // weights again: the fraction stays
     }
 #endif
-    if (!pairs) {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
+    if (pairs) {
+      detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
+    } else {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
       const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times, weights_progress);
-      Stopwatch clock;
       // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
       // block columns are orthogonal to 1), so M 1 = 0: deflate it.
-      pairs = detail::bottom_eigenpairs(M, nev, options.eigen, method, Eigen::VectorXd::Ones(M.rows()), eigen_progress);
-      result.times.add("eigensolve", clock.seconds());
+      pairs = routines::spectral_embedding(result, M, options.dim, options.eigen, method, Eigen::VectorXd::Ones(M.rows()),
+                                           Eigen::VectorXd(), eigen_progress);
     }
-    detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
     result.embedding_cost = pairs->values.tail(options.dim).sum();
     if (options.variant != LleVariant::hessian) {
       result.reconstruction_error = 0;
       for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
     }
-    Stopwatch clock;
     result.reg = options.reg;
-    result.transform_k = routines::typical_degree(graph, options.dim + 1);
-    result.training = PointIndex<T>(X.template cast<T>());
-    result.times.add("index", clock.seconds());
+    routines::keep_training_points(result, X, routines::typical_degree(graph, options.dim + 1));
     report_progress(options.progress, 1, method);
     return result;
   }
@@ -426,8 +422,7 @@ struct LocallyLinearEmbedding {
   std::string name() const { return lle_name(options.variant); }
 
  private:
-  void validate_options(Eigen::Index n, Eigen::Index d_in) const {
-    validate_dimension(options.dim, n - 1, "N - 1");
+  void validate_options(Eigen::Index d_in) const {
     validate_dim_within_input(options.dim, d_in);
     detail::validate_reg_and_hessian_tol(options.reg, options.hessian_tol);
     if (!(std::isfinite(options.modified_tol) && options.modified_tol >= 0))

@@ -26,6 +26,7 @@
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
+#include <nldr/embed/routines/spectral_fit.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/point_index.hpp>
 
@@ -155,30 +156,19 @@ struct Ltsa {
                                           const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    validate_points(X, "X", 3);
-    validate_not_all_identical(X);
-    validate_same_rows(X.rows(), graph.size(), "X", "graph");
-    validate_dimension(options.dim, X.rows() - 1, "N - 1");
+    routines::validate_graph_fit(X, graph, options.dim);
     validate_dim_within_input(options.dim, X.cols());
     detail::require_min_degree(graph, options.dim, "ltsa", detail::ltsa_min_neighbors_reason);
     detail::require_connected(graph, "ltsa");
 
     const Matrix<double> points = X.template cast<double>();
     LtsaModel<T> result;
-    const Eigen::Index d = options.dim;
     const detail::SparseLower B =
         detail::ltsa_matrix(points, graph, options.dim, result.times, progress_part(options.progress, 0, 0.5));
-
-    Stopwatch clock;
     // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
-    const auto pairs = detail::bottom_eigenpairs(B, int(d) + 1, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
-                                                 progress_part(options.progress, 0.5, 1));
-    result.times.add("eigensolve", clock.seconds());
-    detail::fill_spectral_embedding(result, pairs, Eigen::VectorXd());
-    clock.restart();
-    result.transform_k = routines::typical_degree(graph, options.dim + 1);
-    result.training = PointIndex<T>(X.template cast<T>());
-    result.times.add("index", clock.seconds());
+    routines::spectral_embedding(result, B, options.dim, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
+                                 Eigen::VectorXd(), progress_part(options.progress, 0.5, 1));
+    routines::keep_training_points(result, X, routines::typical_degree(graph, options.dim + 1));
     report_progress(options.progress, 1, "ltsa");
     return result;
   }

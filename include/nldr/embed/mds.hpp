@@ -108,9 +108,7 @@ struct MdsModel : Embedding<T> {
   template <class Visitor>
   void visit(Visitor& v) {
     visit_embedding(v, *this);
-    v("negative_eigenvalues", negative_eigenvalues, FieldRole::result);
-    v("negative_status", negative_status, FieldRole::result);
-    v("trace", trace, FieldRole::result);
+    routines::visit_scaling_results(v, *this);
     v("from_distances", from_distances, FieldRole::state);
     v("mean", mean, FieldRole::state);
     v("axes", axes, FieldRole::state);
@@ -159,12 +157,12 @@ struct ClassicalMds {
     // B = X_c X_c^T is positive semidefinite: it has no negative eigenvalue to look for.
     const routines::Scaling scaling = routines::scale_centered(gram, options.dim, 0, options.eigen, "ClassicalMds",
                                                                model.times, progress_part(options.progress, 0.3, 1));
-    fill(model, scaling);
+    routines::fill_scaling_results(model, scaling);
     if (options.negative_eigenvalues > 0) model.negative_status = SolverStatus::success;
     model.mean = X.colwise().mean().transpose();
-    const Eigen::VectorXd inverse_root =
-        scaling.values.unaryExpr([](double l) { return l > 0 ? 1.0 / std::sqrt(l) : 0.0; });
-    model.axes = centered.template cast<double>().transpose() * scaling.vectors * inverse_root.asDiagonal();
+    // x's row of the Gram matrix is X_c (x - mean), placed by L#: axes = X_c^T L#^T (an empty axis stays 0).
+    model.axes = centered.template cast<double>().transpose() *
+                 routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse.transpose();
     return model;
   }
 
@@ -199,25 +197,13 @@ struct ClassicalMds {
     const routines::Scaling scaling =
         routines::scale_centered(squared, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
                                  model.times, progress_part(options.progress, 0.3, 1));
-    fill(model, scaling);
+    routines::fill_scaling_results(model, scaling);
     model.from_distances = true;
     model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
-    for (Eigen::Index k = 0; k < scaling.values.size(); ++k)
-      if (!(scaling.values[k] > 0)) model.pseudo_inverse.row(k).setZero();  // an empty axis stays at 0
     return model;
   }
 
  private:
-  template <Real T>
-  static void fill(MdsModel<T>& model, const routines::Scaling& scaling) {
-    model.coordinates = scaling.coordinates.template cast<T>();
-    model.eigenvalues = scaling.values.template cast<T>();
-    model.negative_eigenvalues = scaling.negative_eigenvalues;
-    model.negative_status = scaling.negative_status;
-    model.trace = scaling.trace;
-    model.diagnostics = scaling.diagnostics;
-  }
-
   template <class Derived>
   static void validate_dissimilarities(const Eigen::MatrixBase<Derived>& distances) {
     using T = typename Derived::Scalar;

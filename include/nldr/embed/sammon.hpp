@@ -3,7 +3,7 @@
 // which weighs the errors of small dissimilarities up, so local structure is kept first. Sammon's own
 // pseudo-Newton step with a "magic factor" can increase E; here E is minimized by stress majorization
 // with weights w_ij = 1 / delta_ij (SMACOF, de Leeuw 1977; Borg & Groenen 2005, sec. 11.3), which never
-// increases it (embed/routines/majorization.hpp; docs/methods/sammon.md).
+// increases it (embed/routines/majorization.hpp, embed/majorization_model.hpp; docs/methods/sammon.md).
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -13,15 +13,17 @@
 #include <nldr/core/validate.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/embed/embedder.hpp>
-#include <nldr/embed/embedding.hpp>
+#include <nldr/embed/majorization_model.hpp>
+#include <nldr/embed/majorization_options.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/majorization.hpp>
+#include <nldr/embed/routines/majorization_problem.hpp>
+#include <nldr/embed/routines/stress_placement.hpp>
 
 #include <Eigen/Core>
 
 #include <cstdint>
-#include <type_traits>
-#include <vector>
+#include <utility>
 
 namespace nldr {
 
@@ -36,76 +38,35 @@ struct SammonOptions {
   /// Stop when one step lowers Sammon's stress by less than this fraction of it, >= 0
   /// (MASS::sammon's tol = 1e-4 is the same test on its own steps).
   double tolerance = 1e-5;
-  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
+  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
+  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
   /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
   /// (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
 };
 
-/// A fitted Sammon mapping.
+/// A fitted Sammon mapping. stress_history holds Sammon's stress of the kept run.
 template <Real T>
-struct SammonModel : Embedding<T> {
+struct SammonModel : MajorizationModel<T, SammonModel<T>> {
   double stress = 0;  ///< Sammon's stress E of the configuration (as MASS::sammon's `stress`), in [0, 1]
-  int iterations = 0;  ///< majorization steps of the kept run
-  MajorizationStatus status = MajorizationStatus::iteration_limit;
-  int best_run = 0;                    ///< the kept run (0-based)
-  std::vector<double> stress_history;  ///< Sammon's stress of the kept run, before and after each step
-  Matrix<T> training_points;           ///< N x D copy of the points (empty when fit on distances)
-  bool from_distances = false;         ///< fit on dissimilarities: transform takes distances (P x N)
-  int transform_iterations = 500;
-  double transform_tolerance = 1e-5;
 
-  /// Places new points (P x D, same D) with the configuration fixed: each minimizes its own Sammon
-  /// stress sum_i (delta_i - ||y - y_i||)^2 / delta_i to the N training points by the single-point
-  /// majorization update, from the coordinates of its nearest training point (a point at distance 0
-  /// from a training point is placed on it). O(P N (D + d * iterations)).
-  /// A model fit on distances takes the P x N distances instead (transform_distances).
-  /// \throws nldr::invalid_argument naming "X_new" or "distances".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "SammonModel::transform: same scalar as fit");
-    if (from_distances) return transform_distances(X_new);
-    if (X_new.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
-    return place(detail::distances_to_training(training_points, X_new));
-  }
-
-  /// The same from dissimilarities: `distances` P x N, row p = new point p to every training point.
-  template <class Derived>
-  Matrix<T> transform_distances(const Eigen::MatrixBase<Derived>& distances) const {
-    if (distances.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
-    return place(detail::validated_new_dissimilarities(distances, this->coordinates.rows()));
-  }
-
- private:
-  Matrix<T> place(const Matrix<double>& targets) const {
-    return detail::place_points(this->coordinates.template cast<double>(), targets, true, transform_iterations,
-                                transform_tolerance)
-        .template cast<T>();
-  }
-
- public:
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
-  void check_state() const {
-    check_embedding_state(*this);
-    require_state(from_distances ? training_points.size() == 0
-                                 : training_points.rows() == this->coordinates.rows() && training_points.cols() >= 1,
-                  "training points (or none, fit on distances)");
-    require_state(transform_iterations >= 1 && transform_tolerance >= 0, "transform settings");
-    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit, "status");
-  }
+  void check_state() const { this->check_majorization_state(); }
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
+    this->visit_majorization(v);
     v("stress", stress, FieldRole::result);
-    v("iterations", iterations, FieldRole::result);
-    v("status", status, FieldRole::state);
-    v("best_run", best_run, FieldRole::result);
-    v("stress_history", stress_history, FieldRole::result);
-    v("from_distances", from_distances, FieldRole::state);
-    v("training_points", training_points, FieldRole::state);
-    v("transform_iterations", transform_iterations, FieldRole::state);
-    v("transform_tolerance", transform_tolerance, FieldRole::state);
+  }
+
+ private:
+  friend MajorizationModel<T, SammonModel<T>>;
+  /// transform() places each new point where its own Sammon stress sum_i (delta_i - ||y - y_i||)^2 / delta_i
+  /// to the N training points is least, by the single-point majorization update.
+  Matrix<T> place(const Matrix<double>& targets) const {
+    return detail::place_points(this->coordinates.template cast<double>(), targets, true, this->transform_iterations,
+                                this->transform_tolerance)
+        .template cast<T>();
   }
 };
 
@@ -129,8 +90,7 @@ struct Sammon {
   SammonModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Sammon: the points must be float or double");
-    validate_points(X, "X", 3);
-    validate_distance_range<double>(X, X.rows() * X.rows());
+    detail::validate_majorization_points(X);
     check_memory_for(X.rows());
     Stopwatch clock;
     SammonModel<T> model = solve<T>(detail::euclidean_dissimilarities(X), "X", clock);
@@ -157,13 +117,11 @@ struct Sammon {
     detail::check_majorization_memory(n, options.dim, 4, "Sammon", options.memory_limit);
   }
 
+  /// Sammon's stress is SMACOF's raw stress with the weights w_ij = 1 / delta_ij, divided by sum_{i<j} delta_ij.
   template <Real T>
-  SammonModel<T> solve(Matrix<double> delta, const char* name, Stopwatch& clock) const {
+  SammonModel<T> solve(Matrix<double> delta, const char* name, const Stopwatch& clock) const {
     const Eigen::Index n = delta.rows();
-    const detail::MajorizationSettings settings{options.dim,  options.init,           options.n_init,
-                                                options.seed, options.max_iterations, options.tolerance,
-                                                options.progress, options.memory_limit};
-    detail::validate_settings(settings, n);
+    const detail::MajorizationSettings settings = detail::majorization_settings(options, n);
     detail::MajorizationProblem problem{std::move(delta), Matrix<double>(n, n), false, TieApproach::primary};
     double total = 0;
     for (Eigen::Index i = 0; i < n; ++i)
@@ -177,24 +135,11 @@ struct Sammon {
       }
     StageTimes times;
     times.add("dissimilarities", clock.seconds());
-    clock.restart();
-    detail::MajorizationResult best = detail::majorize(problem, settings, "Sammon");
-    times.add("majorization", clock.seconds());
     SammonModel<T> model;
-    model.coordinates = best.X.cast<T>();
-    model.times = std::move(times);
-    model.diagnostics.solver = "smacof-sammon";
-    model.diagnostics.iterations = best.iterations;
-    model.diagnostics.status =
-        best.status == MajorizationStatus::converged ? SolverStatus::success : SolverStatus::not_converging;
+    const detail::MajorizationResult best =
+        detail::fit_majorization(model, problem, settings, std::move(times), "Sammon", "smacof-sammon");
     model.stress = best.raw_stress / total;
-    model.iterations = best.iterations;
-    model.status = best.status;
-    model.best_run = best.best_run;
-    model.stress_history = std::move(best.stress_history);
     for (double& s : model.stress_history) s /= total;
-    model.transform_iterations = options.max_iterations;
-    model.transform_tolerance = options.tolerance;
     return model;
   }
 };

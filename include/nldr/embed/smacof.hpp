@@ -1,6 +1,7 @@
 // SMACOF: metric and non-metric multidimensional scaling by stress majorization (de Leeuw 1977;
 // Borg & Groenen 2005, ch. 8-9; Kruskal 1964 for the non-metric monotone regression). The optimizer is
-// shared with Sammon's mapping (embed/routines/majorization.hpp); docs/methods/smacof.md.
+// shared with Sammon's mapping (embed/routines/majorization.hpp, embed/majorization_model.hpp);
+// docs/methods/smacof.md.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -10,15 +11,19 @@
 #include <nldr/core/validate.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/embed/embedder.hpp>
-#include <nldr/embed/embedding.hpp>
+#include <nldr/embed/majorization_model.hpp>
+#include <nldr/embed/majorization_options.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/majorization.hpp>
+#include <nldr/embed/routines/majorization_problem.hpp>
+#include <nldr/embed/routines/stress_placement.hpp>
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace nldr {
@@ -36,16 +41,18 @@ struct SmacofOptions {
   int max_iterations = 300;    ///< Guttman transforms per run, >= 1 (scikit-learn's max_iter)
   /// Stop when one transform lowers the raw stress by less than this fraction of it, >= 0.
   double tolerance = 1e-4;
-  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
+  std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
+  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
   /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
   /// (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
 };
 
 /// A fitted SMACOF: the configuration, every stress normalization, and what transform() needs.
-/// Stress numbers (w = weights, dhat = disparities, d = configuration distances, over pairs i < j):
+/// Stress numbers (w = weights, dhat = disparities, d = configuration distances, over pairs i < j);
+/// stress_history holds the raw stress of the kept run.
 template <Real T>
-struct SmacofModel : Embedding<T> {
+struct SmacofModel : MajorizationModel<T, SmacofModel<T>> {
   /// Raw stress sum w (dhat - d)^2: scikit-learn 1.2's MDS.stress_ (metric; normalized_stress=False).
   /// Non-metric: dhat is scaled to sum w dhat^2 = sum w delta^2 (scikit-learn scales differently).
   double stress = 0;
@@ -55,45 +62,39 @@ struct SmacofModel : Embedding<T> {
   /// Kruskal's stress-1 with the distances in the denominator, sqrt(sum w (d - f)^2 / sum w d^2),
   /// f the unscaled monotone regression of d (metric: f = delta): R's MASS::isoMDS `stress` / 100.
   double kruskal_stress = 0;
-  int iterations = 0;  ///< Guttman transforms of the kept run
-  MajorizationStatus status = MajorizationStatus::iteration_limit;
-  int best_run = 0;                    ///< the kept run (0-based; run 0 starts from classical MDS by default)
-  std::vector<double> stress_history;  ///< raw stress of the kept run, before and after each transform
   bool metric = true;
-  Matrix<T> training_points;  ///< N x D copy of the points (empty when fit on distances)
-  bool from_distances = false;  ///< fit on dissimilarities: transform takes distances (P x N)
   /// Non-metric: the fitted map dissimilarity -> disparity (knots, increasing), used by transform.
   std::vector<double> map_dissimilarities, map_disparities;
-  int transform_iterations = 300;   ///< single-point updates per new point (the fit's max_iterations)
-  double transform_tolerance = 1e-4;
 
-  /// Places new points (P x D, same D) with the configuration fixed: each minimizes its own stress
-  /// to the N training points, sum_i (dhat_i - ||y - y_i||)^2, by the single-point Guttman update from
-  /// the coordinates of its nearest training point, on which a point at distance 0 stays (dhat_i = the
-  /// Euclidean distance; non-metric: its
-  /// image under the fitted monotone map, linear between knots, constant beyond the ends).
-  /// A model fit on distances takes the P x N distances instead (transform_distances).
-  /// O(P N (D + d * iterations)). \throws nldr::invalid_argument naming "X_new" or "distances".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "SmacofModel::transform: same scalar as fit");
-    if (from_distances) return transform_distances(X_new);
-    if (X_new.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
-    return place(detail::distances_to_training(training_points, X_new));
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    this->check_majorization_state();
+    require_state(metric || (!map_dissimilarities.empty() && map_dissimilarities.size() == map_disparities.size() &&
+                             std::is_sorted(map_dissimilarities.begin(), map_dissimilarities.end())),
+                  "a monotone map with increasing knots");
   }
 
-  /// The same from dissimilarities: `distances` P x N, row p = new point p to every training point.
-  template <class Derived>
-  Matrix<T> transform_distances(const Eigen::MatrixBase<Derived>& distances) const {
-    if (distances.rows() == 0) return Matrix<T>(0, this->coordinates.cols());
-    return place(detail::validated_new_dissimilarities(distances, this->coordinates.rows()));
+  template <class Visitor>
+  void visit(Visitor& v) {
+    this->visit_majorization(v);
+    v("stress", stress, FieldRole::result);
+    v("normalized_stress", normalized_stress, FieldRole::result);
+    v("kruskal_stress", kruskal_stress, FieldRole::result);
+    v("metric", metric, FieldRole::state);
+    v("map_dissimilarities", map_dissimilarities, FieldRole::state);
+    v("map_disparities", map_disparities, FieldRole::state);
   }
 
  private:
+  friend MajorizationModel<T, SmacofModel<T>>;
+  /// transform() places each new point where its own stress to the N training points,
+  /// sum_i (dhat_i - ||y - y_i||)^2, is least, by the single-point Guttman update (dhat_i = the
+  /// Euclidean distance; non-metric: its image under the fitted monotone map, linear between knots,
+  /// constant beyond the ends).
   Matrix<T> place(Matrix<double> targets) const {
+    const Matrix<double> X = this->coordinates.template cast<double>();
     if (metric)
-      return detail::place_points(this->coordinates.template cast<double>(), targets, false, transform_iterations,
-                                  transform_tolerance)
+      return detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance)
           .template cast<T>();
     // Non-metric: the disparities of the dissimilarities; a duplicate of a training point (dissimilarity
     // 0, whose disparity need not be 0) still lands on it.
@@ -103,9 +104,8 @@ struct SmacofModel : Embedding<T> {
       if (targets.row(p).minCoeff(&nearest) == 0) duplicate_of[std::size_t(p)] = nearest;
       for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
     }
-    Matrix<T> Y = detail::place_points(this->coordinates.template cast<double>(), targets, false,
-                                       transform_iterations, transform_tolerance)
-                      .template cast<T>();
+    Matrix<T> Y =
+        detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance).template cast<T>();
     for (Eigen::Index p = 0; p < Y.rows(); ++p)
       if (duplicate_of[std::size_t(p)] >= 0) Y.row(p) = this->coordinates.row(duplicate_of[std::size_t(p)]);
     return Y;
@@ -117,39 +117,6 @@ struct SmacofModel : Embedding<T> {
     const auto b = std::size_t(upper - map_dissimilarities.begin());
     const double t = (delta - map_dissimilarities[b - 1]) / (map_dissimilarities[b] - map_dissimilarities[b - 1]);
     return map_disparities[b - 1] + t * (map_disparities[b] - map_disparities[b - 1]);
-  }
-
- public:
-  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
-  void check_state() const {
-    check_embedding_state(*this);
-    require_state(from_distances ? training_points.size() == 0
-                                 : training_points.rows() == this->coordinates.rows() && training_points.cols() >= 1,
-                  "training points (or none, fit on distances)");
-    require_state(transform_iterations >= 1 && transform_tolerance >= 0, "transform settings");
-    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit, "status");
-    require_state(metric || (!map_dissimilarities.empty() && map_dissimilarities.size() == map_disparities.size() &&
-                             std::is_sorted(map_dissimilarities.begin(), map_dissimilarities.end())),
-                  "a monotone map with increasing knots");
-  }
-
-  template <class Visitor>
-  void visit(Visitor& v) {
-    visit_embedding(v, *this);
-    v("stress", stress, FieldRole::result);
-    v("normalized_stress", normalized_stress, FieldRole::result);
-    v("kruskal_stress", kruskal_stress, FieldRole::result);
-    v("iterations", iterations, FieldRole::result);
-    v("status", status, FieldRole::state);
-    v("best_run", best_run, FieldRole::result);
-    v("stress_history", stress_history, FieldRole::result);
-    v("metric", metric, FieldRole::state);
-    v("from_distances", from_distances, FieldRole::state);
-    v("training_points", training_points, FieldRole::state);
-    v("map_dissimilarities", map_dissimilarities, FieldRole::state);
-    v("map_disparities", map_disparities, FieldRole::state);
-    v("transform_iterations", transform_iterations, FieldRole::state);
-    v("transform_tolerance", transform_tolerance, FieldRole::state);
   }
 };
 
@@ -176,15 +143,10 @@ struct Smacof {
   SmacofModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Smacof: the points must be float or double");
-    validate_points(X, "X", 3);
-    validate_not_all_identical(X);
-    validate_distance_range<double>(X, X.rows() * X.rows());
+    detail::validate_majorization_points(X);
     check_memory_for(X.rows(), false);
     Stopwatch clock;
-    detail::MajorizationProblem problem{detail::euclidean_dissimilarities(X), {}, !options.metric, options.ties};
-    StageTimes times;
-    times.add("dissimilarities", clock.seconds());
-    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
+    SmacofModel<T> model = solve<T>(detail::euclidean_dissimilarities(X), Matrix<double>(), clock);
     model.training_points = X;
     return model;
   }
@@ -192,18 +154,7 @@ struct Smacof {
   /// distances: N x N dissimilarities (finite, >= 0, symmetric, zero diagonal), N >= 3.
   template <class Derived>
   SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
-    const auto& distances = input.matrix;
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
-    check_memory_for(distances.rows(), false);
-    Stopwatch clock;
-    detail::MajorizationProblem problem{detail::validated_dissimilarities(distances, "distances", 3), {},
-                                        !options.metric, options.ties};
-    StageTimes times;
-    times.add("dissimilarities", clock.seconds());
-    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
-    model.from_distances = true;
-    return model;
+    return fit_distances(input.matrix, [](Eigen::Index) { return Matrix<double>(); }, false);
   }
 
   /// The same with weights (N x N, finite, >= 0, symmetric; 0 marks a missing dissimilarity, whose
@@ -211,23 +162,26 @@ struct Smacof {
   /// points. \throws nldr::invalid_argument naming "weights".
   template <class Derived, class WeightDerived>
   SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input,
-                                                      const Eigen::MatrixBase<WeightDerived>& weights) const {
-    const auto& distances = input.matrix;
+                                            const Eigen::MatrixBase<WeightDerived>& weights) const {
+    return fit_distances(input.matrix, [&](Eigen::Index n) { return detail::validated_weights(weights, n); }, true);
+  }
+
+ private:
+  /// The fit on distances, with the weights weights_for(N) (empty: every weight 1).
+  template <class Derived, class Weights>
+  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances,
+                                                      const Weights& weights_for, bool weighted) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
-    check_memory_for(distances.rows(), true);
+    check_memory_for(distances.rows(), weighted);
     Stopwatch clock;
-    detail::MajorizationProblem problem{detail::validated_dissimilarities(distances, "distances", 3), {},
-                                        !options.metric, options.ties};
-    problem.weights = detail::validated_weights(weights, problem.delta.rows());
-    StageTimes times;
-    times.add("dissimilarities", clock.seconds());
-    SmacofModel<T> model = solve<T>(std::move(problem), std::move(times));
+    Matrix<double> delta = detail::validated_dissimilarities(distances, "distances", 3);
+    Matrix<double> weights = weights_for(delta.rows());
+    SmacofModel<T> model = solve<T>(std::move(delta), std::move(weights), clock);
     model.from_distances = true;
     return model;
   }
 
- private:
   void check_memory_for(Eigen::Index n, bool weighted) const {
     // delta and the classical start's B; weights and the Cholesky factor of V; non-metric: the sorted
     // pairs (N^2 / 2 x 24 bytes, 40 while sorting) and one run's distances, regression and copies
@@ -236,36 +190,24 @@ struct Smacof {
     detail::check_majorization_memory(n, options.dim, matrices, "Smacof", options.memory_limit);
   }
 
+  /// `clock` has run since the dissimilarities were begun (stage "dissimilarities").
   template <Real T>
-  SmacofModel<T> solve(detail::MajorizationProblem problem, StageTimes times) const {
+  SmacofModel<T> solve(Matrix<double> delta, Matrix<double> weights, const Stopwatch& clock) const {
+    StageTimes times;
+    times.add("dissimilarities", clock.seconds());
     if (options.ties != TieApproach::primary && options.ties != TieApproach::secondary)
       throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
-    const detail::MajorizationSettings settings{options.dim,           options.init,       options.n_init,
-                                                options.seed,          options.max_iterations, options.tolerance,
-                                                options.progress,      options.memory_limit};
-    detail::validate_settings(settings, problem.delta.rows());
-    Stopwatch clock;
-    detail::MajorizationResult best = detail::majorize(problem, settings, "Smacof");
-    times.add("majorization", clock.seconds());
+    const detail::MajorizationProblem problem{std::move(delta), std::move(weights), !options.metric, options.ties};
+    const detail::MajorizationSettings settings = detail::majorization_settings(options, problem.delta.rows());
     SmacofModel<T> model;
-    model.coordinates = best.X.cast<T>();
-    model.times = std::move(times);
-    model.diagnostics.solver = options.metric ? "smacof" : "smacof-nonmetric";
-    model.diagnostics.iterations = best.iterations;
-    model.diagnostics.status =
-        best.status == MajorizationStatus::converged ? SolverStatus::success : SolverStatus::not_converging;
+    detail::MajorizationResult best = detail::fit_majorization(model, problem, settings, std::move(times), "Smacof",
+                                                               options.metric ? "smacof" : "smacof-nonmetric");
     model.stress = best.raw_stress;
     model.normalized_stress = best.disparity_norm > 0 ? std::sqrt(best.raw_stress / best.disparity_norm) : 0.0;
     model.kruskal_stress = best.kruskal_stress;
-    model.iterations = best.iterations;
-    model.status = best.status;
-    model.best_run = best.best_run;
-    model.stress_history = std::move(best.stress_history);
     model.metric = options.metric;
     model.map_dissimilarities = std::move(best.map_delta);
     model.map_disparities = std::move(best.map_dhat);
-    model.transform_iterations = options.max_iterations;
-    model.transform_tolerance = options.tolerance;
     return model;
   }
 };

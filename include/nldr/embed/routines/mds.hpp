@@ -15,10 +15,12 @@
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
+#include <nldr/embed/model_fields.hpp>
 
 #include <Eigen/Core>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace nldr::routines {
 
@@ -61,6 +63,27 @@ struct Scaling {
   EigenDiagnostics diagnostics;
 };
 
+/// The results of a scaling in a model of classical scaling (MdsModel, IsomapModel, LandmarkIsomapModel):
+/// coordinates, eigenvalues, the negative eigenvalues found, trace(B) and the solver's diagnostics.
+template <class Model>
+void fill_scaling_results(Model& model, const Scaling& scaling) {
+  using T = typename decltype(model.coordinates)::Scalar;
+  model.coordinates = scaling.coordinates.template cast<T>();
+  model.eigenvalues = scaling.values.template cast<T>();
+  model.negative_eigenvalues = scaling.negative_eigenvalues;
+  model.negative_status = scaling.negative_status;
+  model.trace = scaling.trace;
+  model.diagnostics = scaling.diagnostics;
+}
+
+/// The model fields of fill_scaling_results beyond Embedding's, for the model's visit (model_fields.hpp).
+template <class Visitor, class Model>
+void visit_scaling_results(Visitor& v, Model& model) {
+  v("negative_eigenvalues", model.negative_eigenvalues, FieldRole::result);
+  v("negative_status", model.negative_status, FieldRole::result);
+  v("trace", model.trace, FieldRole::result);
+}
+
 /// Top-d eigenpairs of the doubly centered B (n x n, any storage S); records "eigensolve". `progress`
 /// hears the eigensolver's fractions (dense_top_eigenpairs) and 1 at the end.
 template <Real S>
@@ -96,10 +119,12 @@ struct Triangulation {
   Eigen::MatrixXd pseudo_inverse;  ///< d x m: L#
   Eigen::VectorXd mean_squared;    ///< m: delta_mean
 
-  /// From a scaling whose d eigenvalues are all > 0 and the mean squared distances.
+  /// From a scaling and the mean squared distances. An axis whose eigenvalue is <= 0 (an empty
+  /// axis) gets a zero row of L#: every point lands at 0 on it, as the scaling's own points do.
   static Triangulation of(const Scaling& scaling, Eigen::VectorXd mean_squared) {
-    return {scaling.values.cwiseSqrt().cwiseInverse().asDiagonal() * scaling.vectors.transpose(),
-            std::move(mean_squared)};
+    const Eigen::VectorXd inverse_root =
+        scaling.values.unaryExpr([](double l) { return l > 0 ? 1.0 / std::sqrt(l) : 0.0; });
+    return {inverse_root.asDiagonal() * scaling.vectors.transpose(), std::move(mean_squared)};
   }
 
   /// Row p of `squared` (P x m): the squared distances of point p; returns P x d.

@@ -1,0 +1,25 @@
+// The public choices and outcomes of the stress-majorization embedders, nldr::Smacof and nldr::Sammon
+// (docs/methods/smacof.md, sammon.md).
+#pragma once
+
+namespace nldr {
+
+/// How a stress-majorization fit ended.
+enum class MajorizationStatus {
+  converged,        ///< the relative stress decrease of one iteration fell below `tolerance` (or stress hit 0)
+  iteration_limit,  ///< `max_iterations` Guttman transforms ran without that happening
+};
+
+/// Where the runs of a stress-majorization fit start.
+enum class MajorizationInit {
+  classical_mds,  ///< run 0 from classical (Torgerson) MDS of the dissimilarities, runs 1.. random
+  random,         ///< every run from a seeded random Gaussian configuration
+};
+
+/// Ties among the dissimilarities in non-metric MDS (Kruskal 1964; Borg & Groenen 2005, sec. 9.5).
+enum class TieApproach {
+  primary,    ///< tied dissimilarities may get unequal disparities (ordered like their distances)
+  secondary,  ///< tied dissimilarities get one common disparity
+};
+
+}  // namespace nldr
