@@ -86,7 +86,7 @@ TEST_CASE("quality_report: bounded k_max, sampled pairs, thread independence, va
   const auto X = test_data::uniform<double>(150, 3, 201);
   const auto Y = test_data::distorted(X, 0.1, 202);
   const metrics::QualityOptions options{.k = 6, .curve = true, .k_max = 20, .spearman_max_pairs = 1000,
-                                        .distance_max_pairs = 2000, .seed = 3};
+                                        .distance_max_pairs = 2000, .geodesic_k = 8, .seed = 3};
   const int saved = nldr::max_threads();
   nldr::set_threads(1);
   const auto a = metrics::quality_report(X, Y, options);
@@ -98,6 +98,8 @@ TEST_CASE("quality_report: bounded k_max, sampled pairs, thread independence, va
   CHECK(a.auc_rnx == b.auc_rnx);
   CHECK(a.spearman_rho == b.spearman_rho);
   CHECK(a.kruskal_stress == b.kruskal_stress);
+  REQUIRE(a.residual_variance_geodesic);
+  CHECK(a.residual_variance_geodesic == b.residual_variance_geodesic);
   CHECK(a.pairs_sampled);
   CHECK(a.spearman_pairs == 1000);
   CHECK(a.distance_pairs == 2000);
