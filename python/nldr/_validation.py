@@ -13,9 +13,13 @@ try:  # scikit-learn is optional at run time
     HAVE_SKLEARN = True
 except ImportError:  # pragma: no cover - exercised by the no-sklearn test in a subprocess
     HAVE_SKLEARN = False
-    _Base = object
-    _Mixin = object
     _check_is_fitted = None
+
+    class _Base:  # stand-ins for BaseEstimator and TransformerMixin: distinct bases (two `object`s are a TypeError)
+        pass
+
+    class _Mixin:
+        pass
 
 
 def as_float_array(X, name="X"):

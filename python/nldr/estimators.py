@@ -13,6 +13,10 @@ scikit-learn's ``get_params`` (which reads the signature) works. Parameter mappi
 * every class adds ``n_jobs`` (threads; None keeps nldr's current setting);
 * every other registry parameter keeps its registry name (``reg``, ``heat_t``, ``landmarks``, ...).
 
+Output features are named as scikit-learn's manifold estimators name them, the lowercased class
+name and the component index (``isomap0``, ``isomap1``; ``get_feature_names_out``), so that
+``set_output(transform="pandas")`` and ``ColumnTransformer`` work.
+
 A precomputed neighbor graph is given to ``fit(X, graph=G)``: G a scipy.sparse matrix of edge
 lengths (N x N, e.g. ``nldr.neighbors.knn(X, k=10)`` or ``sklearn.neighbors.kneighbors_graph(X, 10,
 mode="distance")``); its lengths are used as given.
@@ -34,6 +38,18 @@ _CLASS_NAMES = {"pca": "PCA", "mds": "ClassicalMDS", "ltsa": "LTSA"}
 # The LLE family is one scikit-learn class with a method keyword.
 _LLE_FAMILY = {"standard": "lle", "modified": "modified-lle", "hessian": "hessian-lle", "ltsa": "ltsa"}
 _NEIGHBOR_DEFAULT = 10
+
+try:  # scikit-learn >= 1.2: also gives set_output (through TransformerMixin)
+    from sklearn.base import ClassNamePrefixFeaturesOutMixin as _FeatureNamesOut
+except ImportError:
+    class _FeatureNamesOut:
+        """get_feature_names_out without scikit-learn's mixin: its names, without its checks."""
+
+        def get_feature_names_out(self, input_features=None):
+            """Output feature names: the lowercased class name and the component index (isomap0, ...)."""
+            check_is_fitted(self)
+            prefix = type(self).__name__.lower()
+            return np.asarray([f"{prefix}{i}" for i in range(self._n_features_out)], dtype=object)
 
 
 def _python_value(spec, text):
@@ -58,7 +74,7 @@ def _random_seed(random_state):
     raise ValueError(f"random_state = {random_state!r} must be None, an int or a numpy RandomState")
 
 
-class _NldrEstimator(_Base, _Mixin):
+class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
     """Shared behavior of the generated estimators (fit, transform, fitted attributes)."""
 
     # Filled in by the class factory.
@@ -154,6 +170,7 @@ class _NldrEstimator(_Base, _Mixin):
                               f"shortest connecting edge{'' if added == 1 else 's'} (longest {longest:.4g}); raise "
                               "n_neighbors to connect it, or disconnected='error' to refuse", UserWarning, stacklevel=2)
         self.embedding_ = self.model_.coordinates
+        self._n_features_out = self.embedding_.shape[1]  # get_feature_names_out's count
         self.results_ = self.model_.results
         for name, value in self.results_.items():
             setattr(self, _attribute_name(name), value)

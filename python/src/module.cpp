@@ -455,9 +455,16 @@ auto with_metric_inputs(const py::handle& X, const py::handle& Y, bool precomput
 }
 
 py::dict quality_report(const py::handle& X, const py::handle& Y, nldr::index_t k, bool precomputed,
-                        bool curve, nldr::index_t k_max, const py::object& labels, std::uint64_t seed, int threads) {
-  const nldr::metrics::QualityOptions options{
-      .k = k, .curve = curve, .k_max = k_max, .seed = seed, .progress = python_signals()};
+                        bool curve, nldr::index_t k_max, const py::object& labels, std::uint64_t seed, int threads,
+                        std::uint64_t spearman_max_pairs, std::uint64_t distance_max_pairs, nldr::index_t geodesic_k) {
+  const nldr::metrics::QualityOptions options{.k = k,
+                                              .curve = curve,
+                                              .k_max = k_max,
+                                              .spearman_max_pairs = spearman_max_pairs,
+                                              .distance_max_pairs = distance_max_pairs,
+                                              .geodesic_k = geodesic_k,
+                                              .seed = seed,
+                                              .progress = python_signals()};
   std::vector<int> label_values;
   if (!labels.is_none()) label_values = labels.cast<std::vector<int>>();
   const bool with_labels = !labels.is_none();
@@ -483,10 +490,18 @@ py::dict quality_report(const py::handle& X, const py::handle& Y, nldr::index_t 
   out["kruskal_stress_scaled"] = report.kruskal_stress_scaled;
   out["residual_variance"] = report.residual_variance;
   if (report.knn_error) out["knn_error"] = *report.knn_error;
+  if (geodesic_k) {  // None, with the reason, when the geodesics are unavailable
+    out["residual_variance_geodesic"] =
+        report.residual_variance_geodesic ? py::object(py::float_(*report.residual_variance_geodesic)) : py::none();
+    if (!report.geodesic_unavailable.empty()) out["geodesic_unavailable"] = report.geodesic_unavailable;
+    out["geodesic_k"] = report.geodesic_k;
+  }
   if (curve) out["r_nx_curve"] = vector_to_numpy(std::vector<double>(report.r_nx_curve));
   out["konig_k1"] = report.konig_k1;
   out["konig_k2"] = report.konig_k2;
   out["k_max"] = report.k_max;
+  out["spearman_pairs"] = report.spearman_pairs;
+  out["distance_pairs"] = report.distance_pairs;
   out["pairs_sampled"] = report.pairs_sampled;
   return out;
 }
@@ -594,5 +609,7 @@ PYBIND11_MODULE(_nldr, m) {
         py::arg("threads") = 0);
   m.def("quality_report", &quality_report, py::arg("X"), py::arg("Y"), py::arg("k"), py::arg("precomputed") = false,
         py::arg("curve") = false, py::arg("k_max") = 0, py::arg("labels") = py::none(), py::arg("seed") = 0,
-        py::arg("threads") = 0);
+        py::arg("threads") = 0, py::arg("spearman_max_pairs") = nldr::metrics::QualityOptions{}.spearman_max_pairs,
+        py::arg("distance_max_pairs") = nldr::metrics::QualityOptions{}.distance_max_pairs,
+        py::arg("geodesic_k") = 0);
 }

@@ -229,3 +229,14 @@ TEMPLATE_TEST_CASE("metrics refuse distances that overflow, underflow or do not 
   CHECK_THROWS_CONTAINING(metrics::residual_variance(collapsed, Y), nldr::invalid_argument,
                           "every pair distance of reference");
 }
+
+TEST_CASE("all_pairs means every pair at any N", "[metrics][pairs]") {
+  const metrics::PairPlan huge(200'000, {.max_pairs = metrics::all_pairs});
+  CHECK_FALSE(huge.sampled());
+  CHECK(huge.count() == 200'000ull * 199'999 / 2);
+  CHECK(huge.blocks() == 199'999);
+  // Spearman's rho sorts pair indices of 32 bits: beyond 2^32 - 1 pairs it asks for a sample.
+  const nldr::Matrix<double> line = Eigen::VectorXd::LinSpaced(92'700, 0, 1);
+  CHECK_THROWS_WITH(metrics::spearman_rho(line, line, {.max_pairs = metrics::all_pairs}),
+                    ContainsSubstring("at most 2^32 - 1"));
+}

@@ -5,6 +5,7 @@
 #include <nldr/core/parallel.hpp>
 #include <nldr/metrics/metrics.hpp>
 
+#include <cstdint>
 #include <vector>
 
 namespace metrics = nldr::metrics;
@@ -85,7 +86,7 @@ TEST_CASE("quality_report: bounded k_max, sampled pairs, thread independence, va
   const auto X = test_data::uniform<double>(150, 3, 201);
   const auto Y = test_data::distorted(X, 0.1, 202);
   const metrics::QualityOptions options{.k = 6, .curve = true, .k_max = 20, .spearman_max_pairs = 1000,
-                                        .distance_max_pairs = 2000, .seed = 3};
+                                        .distance_max_pairs = 2000, .geodesic_k = 8, .seed = 3};
   const int saved = nldr::max_threads();
   nldr::set_threads(1);
   const auto a = metrics::quality_report(X, Y, options);
@@ -97,6 +98,8 @@ TEST_CASE("quality_report: bounded k_max, sampled pairs, thread independence, va
   CHECK(a.auc_rnx == b.auc_rnx);
   CHECK(a.spearman_rho == b.spearman_rho);
   CHECK(a.kruskal_stress == b.kruskal_stress);
+  REQUIRE(a.residual_variance_geodesic);
+  CHECK(a.residual_variance_geodesic == b.residual_variance_geodesic);
   CHECK(a.pairs_sampled);
   CHECK(a.spearman_pairs == 1000);
   CHECK(a.distance_pairs == 2000);
@@ -110,4 +113,23 @@ TEST_CASE("quality_report: bounded k_max, sampled pairs, thread independence, va
   CHECK_THROWS_WITH(metrics::quality_report(X, Y, {.k = 6, .konig_k1 = 6, .konig_k2 = 5}), ContainsSubstring("k2 = 5"));
   const std::vector<int> labels(10, 0);
   CHECK_THROWS_WITH(metrics::quality_report(X, Y, {.k = 6}, nullptr, labels), ContainsSubstring("labels has 10"));
+}
+
+TEST_CASE("quality_report: all_pairs gives the exact pair measures above the default budgets", "[metrics][report]") {
+  // N = 1500: 1,124,250 pairs, above Spearman's default budget of 1e6 pairs.
+  const auto X = test_data::uniform<double>(1500, 3, 211);
+  const auto Y = test_data::distorted(X, 0.1, 212);
+  const std::uint64_t all = 1500ull * 1499 / 2;
+  const auto sampled = metrics::quality_report(X, Y, {.k = 5, .k_max = 10});
+  CHECK(sampled.pairs_sampled);
+  CHECK(sampled.spearman_pairs == 1'000'000);
+  const auto exact = metrics::quality_report(
+      X, Y, {.k = 5, .k_max = 10, .spearman_max_pairs = metrics::all_pairs, .distance_max_pairs = metrics::all_pairs});
+  CHECK_FALSE(exact.pairs_sampled);
+  CHECK(exact.spearman_pairs == all);
+  CHECK(exact.distance_pairs == all);
+  // The value of a budget that just covers every pair (the unsampled path, pairs.cpp's brute-force tests).
+  CHECK(exact.spearman_rho == metrics::spearman_rho(X, Y, {.max_pairs = all}).rho);
+  CHECK(exact.spearman_rho != sampled.spearman_rho);
+  CHECK(exact.residual_variance == metrics::residual_variance(X, Y, {.max_pairs = all}).value);
 }

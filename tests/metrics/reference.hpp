@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <vector>
@@ -173,6 +174,34 @@ std::vector<double> pair_distances(const nldr::Matrix<T>& X) {
   for (std::size_t i = 0; i < squared.size(); ++i)
     for (std::size_t j = i + 1; j < squared.size(); ++j) d.push_back(std::sqrt(double(squared[i][j])));
   return d;
+}
+
+/// Geodesics along the union-symmetrized k-nearest-neighbor graph (neighbors by the rank rule:
+/// smaller distance, then smaller index), edge length the distance, by Floyd-Warshall: O(N^3).
+/// Infinite between components.
+template <class T>
+std::vector<std::vector<double>> knn_geodesics(const std::vector<std::vector<T>>& squared, int k) {
+  const std::size_t n = squared.size();
+  const auto rho = ranks(squared);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> g(n, std::vector<double>(n, inf));
+  for (std::size_t i = 0; i < n; ++i) {
+    g[i][i] = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i && rho[i][j] <= k) g[i][j] = g[j][i] = std::sqrt(double(squared[i][j]));
+  }
+  for (std::size_t m = 0; m < n; ++m)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) g[i][j] = std::min(g[i][j], g[i][m] + g[m][j]);
+  return g;
+}
+
+/// The entries i < j of a distance matrix in row-major pair order.
+inline std::vector<double> upper_triangle(const std::vector<std::vector<double>>& d) {
+  std::vector<double> values;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    for (std::size_t j = i + 1; j < d.size(); ++j) values.push_back(d[i][j]);
+  return values;
 }
 
 }  // namespace reference

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nldr/metrics/coranking.hpp>
+#include <nldr/metrics/geodesics.hpp>
 #include <nldr/metrics/input.hpp>
 #include <nldr/metrics/knn_error.hpp>
 #include <nldr/metrics/konig.hpp>

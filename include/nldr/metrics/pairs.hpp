@@ -2,7 +2,8 @@
 // variance) runs over: all N(N-1)/2 pairs when there are at most `max_pairs` of them, otherwise
 // `max_pairs` pairs drawn uniformly at random (with replacement, i != j) from a seeded generator.
 // Pairs come in fixed blocks with their own generator, so a measure computed block by block in
-// parallel and reduced in block order is identical for every thread count.
+// parallel and reduced in block order is identical for every thread count. The one pair sampler of
+// the library: Isomap's reported residual variance draws its pairs here too.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -11,18 +12,21 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace nldr::metrics {
 
+/// A max_pairs that always means every pair, N(N-1)/2, whatever N (no sampling).
+inline constexpr std::uint64_t all_pairs = std::numeric_limits<std::uint64_t>::max();
+
 /// How many pairs a pair measure may use, and the seed of the subsample above that.
 struct PairSampling {
-  /// Use all pairs when N(N-1)/2 <= max_pairs, else a seeded sample of max_pairs pairs (>= 1).
+  /// Use all pairs when N(N-1)/2 <= max_pairs (always with all_pairs), else a seeded sample of
+  /// max_pairs pairs (>= 1).
   std::uint64_t max_pairs = 50'000'000;
   /// Seed of the pair sample (ignored when all pairs are used).
   std::uint64_t seed = 0;
 };
-
-namespace detail {
 
 /// Enumerates the pairs of a PairSampling for N points in blocks (see the file comment).
 class PairPlan {
@@ -33,7 +37,7 @@ class PairPlan {
   PairPlan(index_t n, const PairSampling& sampling, const char* parameter = "max_pairs")
       : n_(n), seed_(sampling.seed) {
     if (sampling.max_pairs < 1)
-      throw_invalid(parameter, parameter, " = 0 must be >= 1: allow at least one pair (or all, N(N-1)/2)");
+      throw_invalid(parameter, parameter, " = 0 must be >= 1: allow at least one pair (all_pairs: every pair)");
     const std::uint64_t all = std::uint64_t(n) * std::uint64_t(n - 1) / 2;
     sampled_ = all > sampling.max_pairs;
     count_ = sampled_ ? sampling.max_pairs : all;
@@ -73,5 +77,4 @@ class PairPlan {
   std::uint64_t count_ = 0;
 };
 
-}  // namespace detail
 }  // namespace nldr::metrics

@@ -7,6 +7,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/metrics/coranking.hpp>
+#include <nldr/metrics/geodesics.hpp>
 #include <nldr/metrics/input.hpp>
 #include <nldr/metrics/knn_error.hpp>
 #include <nldr/metrics/konig.hpp>
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -38,10 +40,15 @@ struct QualityOptions {
   /// Largest K of the R_NX curve and of auc_rnx: 0 = N - 2, the whole curve (O(N^2 log N) time);
   /// a smaller value (>= k and >= k1) takes the faster bounded path, for large N.
   index_t k_max = 0;
-  /// Pairs for Spearman's rho (about 40 bytes each): all up to this many, else a seeded sample.
+  /// Pairs for Spearman's rho (about 40 bytes each): all up to this many, else a seeded sample;
+  /// all_pairs (pairs.hpp): always every pair, the exact value.
   std::uint64_t spearman_max_pairs = 1'000'000;
-  /// Pairs for Kruskal stress and residual variance (no memory cost): all up to this, else sampled.
+  /// Pairs for Kruskal stress and the residual variances (no memory cost): all up to this, else
+  /// sampled; all_pairs: always every pair.
   std::uint64_t distance_max_pairs = 50'000'000;
+  /// k of the kNN graph whose geodesics residual_variance_geodesic is measured against (0: not
+  /// computed; 1 <= geodesic_k <= N - 1). Costs an N x N matrix and N Dijkstra runs.
+  index_t geodesic_k = 0;
   /// Which rank divides the MRRE's rank errors (default: Lee & Verleysen 2007's, the same space's).
   MrreDenominator mrre_denominator = MrreDenominator::same_space;
   /// k-NN classifier (used with labels): neighbors and folds (Roy 2015, sec. 4.2: 7-NN, 5-fold).
@@ -49,8 +56,9 @@ struct QualityOptions {
   /// Seed of every subsample (pairs) and of the cross-validation folds.
   std::uint64_t seed = 0;
   /// Optional progress and cancel hook (core/progress.hpp): the rank measures report 0 .. 0.6 by
-  /// blocks of ~1% of the points; then 0.7 after Spearman's rho, 0.8 after the stresses, 0.9 after
-  /// the residual variances, 1 at the end (after the k-NN error when labels are given).
+  /// blocks of ~1% of the points; then 0.7 after Spearman's rho, 0.8 after the stresses, 0.8 .. 0.9
+  /// from the geodesics' shortest paths (with geodesic_k; the residual variances come first), 0.9
+  /// after the geodesic residual variance, 1 at the end (after the k-NN error when labels are given).
   ProgressCallback progress{};
 };
 
@@ -73,11 +81,16 @@ struct QualityReport {
   double kruskal_stress_scaled = 0;  ///< stress-1 after optimal scaling, 0 best
   double residual_variance = 0;      ///< 1 - r^2 against the input distances, 0 best
   std::optional<double> residual_variance_truth;  ///< against the ground truth, when given
+  /// Against the geodesics of the geodesic_k-NN graph of X (Tenenbaum et al. 2000), when asked for
+  /// and available: empty with geodesic_unavailable saying why (a disconnected graph, memory).
+  std::optional<double> residual_variance_geodesic;
+  std::string geodesic_unavailable;
   std::optional<double> knn_error;                ///< k-NN CV error, when labels are given
   std::vector<double> r_nx_curve;                 ///< R_NX(K), K = 1..k_max, when options.curve
 
   index_t konig_k1 = 0, konig_k2 = 0;  ///< Konig parameters used
   index_t k_max = 0;                   ///< largest K of r_nx_curve and auc_rnx
+  index_t geodesic_k = 0;              ///< k of the geodesic graph (0: none asked for)
   std::uint64_t spearman_pairs = 0;    ///< pairs used by Spearman's rho
   std::uint64_t distance_pairs = 0;    ///< pairs used by stress and residual variance
   bool pairs_sampled = false;          ///< true when any pair measure used a seeded subsample
@@ -87,7 +100,9 @@ struct QualityReport {
 /// Computes every measure of the embedding Y (N x d points or precomputed) of X (N x D points or
 /// precomputed) in one pass of the rank engine. `truth` (optional: N x m ground-truth manifold
 /// coordinates, or precomputed(N x N) manifold/geodesic distances; pass nullptr for none) adds
-/// residual_variance_truth; `labels` (optional, one per point) adds knn_error.
+/// residual_variance_truth; `labels` (optional, one per point) adds knn_error; options.geodesic_k
+/// adds residual_variance_geodesic, or geodesic_unavailable (never an exception) when the graph is
+/// disconnected or its geodesics do not fit in memory.
 /// Thread-count independent. \throws nldr::invalid_argument naming the offending input or option.
 ///
 /// \code
@@ -114,6 +129,8 @@ QualityReport quality_report(const A& X, const B& Y, const QualityOptions& optio
   if (report.k_max < std::max(options.k, report.konig_k1))
     throw_invalid("k_max", "k_max = ", report.k_max, " must be >= k = ", options.k, " and >= konig_k1 = ",
                   report.konig_k1, ": raise k_max or use 0 (the whole curve)");
+  if (options.geodesic_k) validate_neighbor_count(options.geodesic_k, n, "geodesic_k");
+  report.geodesic_k = options.geodesic_k;
   if (!labels.empty() && std::int64_t(labels.size()) != n)
     throw_invalid("labels", "labels has ", labels.size(), " entries but N = ", n, ": one label per point");
 
@@ -159,6 +176,16 @@ QualityReport quality_report(const A& X, const B& Y, const QualityOptions& optio
     report.residual_variance_truth = truth_rv.value;
   }
   report.times.add("pairs", watch.seconds());
+  if (options.geodesic_k) {
+    watch.restart();
+    const Geodesics<T> geodesics =
+        detail::knn_geodesics(x, options.geodesic_k, "geodesic_k", 0, progress_part(options.progress, 0.8, 0.9));
+    if (geodesics.available())
+      report.residual_variance_geodesic = residual_variance(precomputed(geodesics.distances), Y, distance_pairs).value;
+    else
+      report.geodesic_unavailable = geodesics.unavailable;
+    report.times.add("geodesics", watch.seconds());
+  }
   report_progress(options.progress, 0.9, "quality_report");
   if (!labels.empty()) {
     watch.restart();

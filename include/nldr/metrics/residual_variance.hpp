@@ -47,7 +47,7 @@ ResidualVariance residual_variance(const A& reference, const B& Y, const PairSam
   validate_same_rows(ref.rows(), y.rows(), "reference", "Y");
   if (ref.rows() < 3)
     throw_invalid("reference", "residual variance needs N >= 3 points, got N = ", ref.rows(), ": supply more points");
-  const detail::PairPlan plan(ref.rows(), sampling);
+  const PairPlan plan(ref.rows(), sampling);
   std::vector<PearsonAccumulator> blocks(static_cast<std::size_t>(plan.blocks()));
   parallel_for(0, plan.blocks(), [&](std::int64_t b) {
     PearsonAccumulator& acc = blocks[std::size_t(b)];

@@ -5,13 +5,16 @@
 #pragma once
 
 #include <nldr/core/correlation.hpp>
+#include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/metrics/input.hpp>
 #include <nldr/metrics/pairs.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -29,6 +32,9 @@ struct SpearmanResult {
 };
 
 namespace detail {
+
+/// Peak memory of spearman_rho per pair: two distances, then a rank and a sort index per distance.
+inline constexpr std::uint64_t bytes_per_pair = 40;
 
 /// Average ranks (1-based; ties share the mean of their positions) of values[0..M).
 inline std::vector<double> average_ranks(const std::vector<double>& values) {
@@ -52,12 +58,15 @@ inline std::vector<double> average_ranks(const std::vector<double>& values) {
 
 /// Spearman's rho between the pairwise distances of X (N x D points or precomputed(N x N)) and Y.
 /// All N(N-1)/2 pairs when that is <= sampling.max_pairs, else a seeded sample (see pairs.hpp).
-/// Memory about 40 bytes per pair used (default max_pairs 1e6: 40 MB; all pairs up to N = 1414);
-/// time O(M log M) for M pairs. \throws nldr::invalid_argument naming "X", "Y" or "max_pairs".
+/// Memory about 40 bytes per pair used (default max_pairs 1e6: 40 MB; all pairs up to N = 1414;
+/// max_pairs = all_pairs for the exact value at any N), checked before allocating; time O(M log M)
+/// for M pairs. \throws nldr::invalid_argument naming "X", "Y" or "max_pairs";
+/// nldr::memory_limit_exceeded.
 ///
 /// \code
 /// auto s = nldr::metrics::spearman_rho(X, Y);                 // s.rho, s.pairs, s.sampled
 /// auto big = nldr::metrics::spearman_rho(X, Y, {.max_pairs = 4'000'000, .seed = 1});
+/// auto exact = nldr::metrics::spearman_rho(X, Y, {.max_pairs = nldr::metrics::all_pairs});
 /// \endcode
 template <MetricInput A, MetricInput B>
 SpearmanResult spearman_rho(const A& X, const B& Y, const PairSampling& sampling = {.max_pairs = 1'000'000}) {
@@ -65,7 +74,12 @@ SpearmanResult spearman_rho(const A& X, const B& Y, const PairSampling& sampling
   using T = input_scalar_t<A>;
   const detail::InputView<T> x(X, "X"), y(Y, "Y");
   const index_t n = detail::validate_pair(x, y);
-  const detail::PairPlan plan(n, sampling);
+  const PairPlan plan(n, sampling);
+  if (plan.count() > std::numeric_limits<std::uint32_t>::max())
+    throw_invalid("max_pairs", "Spearman's rho over ", plan.count(), " pairs: at most 2^32 - 1 can be ranked; lower "
+                  "max_pairs (a seeded sample)");
+  check_memory(plan.count() * detail::bytes_per_pair, nldr::detail::concat("Spearman's rho over ", plan.count(), " pairs"),
+               "lower max_pairs (a seeded sample)");
   std::vector<double> dx(plan.count()), dy(plan.count());
   parallel_for(0, plan.blocks(), [&](std::int64_t b) {
     plan.for_each(b, [&](std::uint64_t p, index_t i, index_t j) {

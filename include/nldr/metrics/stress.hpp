@@ -107,7 +107,7 @@ Stress kruskal_stress(const A& X, const B& Y, const PairSampling& sampling = {})
   using T = input_scalar_t<A>;
   const detail::InputView<T> x(X, "X"), y(Y, "Y");
   const index_t n = detail::validate_pair(x, y);
-  const detail::PairPlan plan(n, sampling);
+  const PairPlan plan(n, sampling);
   Stress stress = detail::two_pass_stress(x, y, plan.blocks(), [&](std::int64_t b, auto&& f) {
     plan.for_each(b, [&](std::uint64_t, index_t i, index_t j) { f(i, j); });
   });
@@ -138,7 +138,7 @@ SammonStress sammon_stress(const A& X, const B& Y, const PairSampling& sampling 
   using T = input_scalar_t<A>;
   const detail::InputView<T> x(X, "X"), y(Y, "Y");
   const index_t n = detail::validate_pair(x, y);
-  const detail::PairPlan plan(n, sampling);
+  const PairPlan plan(n, sampling);
   struct Sums {
     double weighted = 0, delta = 0;
     index_t zero_i = -1, zero_j = -1;  // first pair at reference distance 0
