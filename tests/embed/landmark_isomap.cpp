@@ -50,8 +50,8 @@ TEMPLATE_TEST_CASE("Landmark Isomap with few landmarks approximates Isomap on a 
   INFO("isomap " << iso.residual_variance << ", landmark " << model.residual_variance);
   REQUIRE(model.residual_variance < 0.005);
   REQUIRE(std::abs(model.residual_variance - iso.residual_variance) < 0.002);
-  REQUIRE(model.landmark_geodesics.rows() == 40);
-  REQUIRE(model.landmark_geodesics.cols() == 1200);
+  REQUIRE(model.geodesics_to_landmarks.rows() == 1200);
+  REQUIRE(model.geodesics_to_landmarks.cols() == 40);
   REQUIRE_FALSE(model.residual_sampled);  // 40 x 1200 = 48000 pairs <= 1e6
 }
 

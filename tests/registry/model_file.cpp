@@ -7,6 +7,7 @@
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_file.hpp>
+#include <nldr/registry/selectors.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -17,12 +18,21 @@
 
 namespace {
 
+/// `method` fit on X with the graph of `selector` (k = 8; radius 8, which keeps a 150-point roll connected).
 template <class T>
-nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& X) {
-  const auto graph = nldr::KNearest{8}(X);
+nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& X,
+                              const std::string& selector = "knn") {
+  const auto& entry = nldr::find_embedder(method);
+  nldr::ParameterValues options;
+  for (const auto& spec : nldr::find_selector(selector).parameters) {
+    if (spec.name == "k") options["k"] = "8";
+    if (spec.name == "radius") options["radius"] = "8";
+    if (spec.name == "min_neighbors") options["min_neighbors"] = std::to_string(entry.min_neighbors(2));
+  }
+  const auto graph = nldr::find_selector(selector).select(X, options);
   nldr::ParameterValues values{{"dim", "2"}};
   if (method == "landmark-isomap") values["landmarks"] = "20";
-  return nldr::find_embedder(method).fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, values);
+  return entry.fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, values);
 }
 
 /// `bytes` with a valid checksum again after an edit, so that the check after it is what fails.
@@ -42,15 +52,20 @@ TEMPLATE_TEST_CASE("every method's model survives a save and a load bit for bit"
   const auto path = std::filesystem::temp_directory_path() /
                     ("nldr-test-model-" + std::to_string(::getpid()) + "-" + std::to_string(8 * sizeof(T)) + ".nldr");
   for (const auto& entry : nldr::embedders()) {
-    CAPTURE(entry.name);
-    const auto model = small_model<T>(std::string(entry.name), roll.points);
-    nldr::save_model(model, path.string());
-    const auto loaded = nldr::load_model<T>(path.string());
-    CHECK(loaded.method() == entry.name);
-    CHECK(loaded.parameters() == model.parameters());
-    CHECK((loaded.coordinates().array() == model.coordinates().array()).all());
-    CHECK((loaded.transform(X_new).array() == model.transform(X_new).array()).all());
-    CHECK(loaded.results().size() == model.results().size());
+    // The graph methods keep how a new point gets its neighbors, one rule per kind of selector
+    // (docs/models.md, "What a new point gets"): k nearest, a radius, the nearest point's graph list.
+    for (const std::string selector : {"knn", "epsilon", "shared"}) {
+      if (selector != "knn" && !entry.accepts(nldr::needs_graph)) continue;
+      CAPTURE(entry.name, selector);
+      const auto model = small_model<T>(std::string(entry.name), roll.points, selector);
+      nldr::save_model(model, path.string());
+      const auto loaded = nldr::load_model<T>(path.string());
+      CHECK(loaded.method() == entry.name);
+      CHECK(loaded.parameters() == model.parameters());
+      CHECK((loaded.coordinates().array() == model.coordinates().array()).all());
+      CHECK((loaded.transform(X_new).array() == model.transform(X_new).array()).all());
+      CHECK(loaded.results().size() == model.results().size());
+    }
   }
   std::filesystem::remove(path);
 }

@@ -69,31 +69,56 @@ struct DiffusionMapsModel : Embedding<T> {
   double bandwidth = 0;       ///< epsilon used (the automatic value when options.bandwidth was 0)
   double alpha = 1;           ///< the alpha normalization used
   double diffusion_time = 1;  ///< the t used
-  PointIndex<T> training;          ///< training points and their search index
+  /// Training points, their search index and the rule that gives a new point its neighbors.
+  routines::TrainingNeighbors<T> training;
   Eigen::VectorXd kernel_degrees;  ///< q_i = sum_j K_ij, N (before the alpha normalization)
-  /// Neighbors a new point's kernel covers: the rounded mean kernel row (neighbors + itself).
-  index_t transform_k = 0;
 
-  /// Places new points (P x D, finite, same D) over their transform_k nearest training points.
+  /// Nystrom extension (Coifman & Lafon 2006, sec. 3; Bengio et al. 2004) of new points (P x D,
+  /// finite, same D) over the training points the graph's selector would join them to (docs/models.md,
+  /// "What a new point gets"): for a new point x, the kernel to them with the same epsilon and alpha
+  /// normalization, p(x, x_i) = K^(a)(x, x_i) / sum_i K^(a)(x, x_i), and coordinate
+  /// j = (1 / lambda_j) sum_i p(x, x_i) Y_ij (Y = the training coordinates); a new point equal to a
+  /// training point gets its coordinates. O(P k (log N + d)) for k neighbors each.
+  /// \throws nldr::invalid_argument naming "X_new" (bad shape, non-finite, or a point so far from the
+  /// training data that every kernel value underflows).
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new), X_new);
   }
 
-  /// Nystrom extension (Coifman & Lafon 2006, sec. 3; Bengio et al. 2004): for a new point x, the
-  /// kernel to its k nearest training points with the same epsilon and alpha normalization,
-  /// p(x, x_i) = K^(a)(x, x_i) / sum_i K^(a)(x, x_i), and coordinate j = (1 / lambda_j) sum_i p(x, x_i) Y_ij
-  /// (Y = the training coordinates); a new point equal to a training point gets its coordinates.
-  /// O(P k (log N + d)) with the model's k-d tree. 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" (bad shape, non-finite, or a point so far from the
-  /// training data that every kernel value underflows) or "k".
+  /// As above over their k nearest training points instead, 1 <= k <= N.
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "DiffusionMapsModel::transform: same scalar as fit");
-    routines::validate_transform_k(k, 1, training.size());
+    return place(training.nearest(X_new, k), X_new);
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    training.check_state(this->coordinates.rows());
+    require_state(kernel_degrees.size() == training.size() && (kernel_degrees.array() > 0).all(),
+                  "N positive kernel degrees");
+    require_state(bandwidth > 0 && alpha >= 0 && alpha <= 1, "bandwidth > 0, alpha in [0, 1]");
+    require_state((this->eigenvalues.array() > 0).all(), "positive eigenvalues");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    v("bandwidth", bandwidth, FieldRole::result);
+    v("alpha", alpha, FieldRole::result);
+    v("diffusion_time", diffusion_time, FieldRole::result);
+    training.visit(v);
+    v("kernel_degrees", kernel_degrees, FieldRole::state);
+  }
+
+ private:
+  template <class Derived>
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
     const Eigen::Index dim = this->coordinates.cols();
     Matrix<T> Y = routines::place_by_neighbors(
-        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
           std::vector<double> kernel(members.size());
           double q = 0;
           for (std::size_t a = 0; a < members.size(); ++a) {
@@ -115,31 +140,9 @@ struct DiffusionMapsModel : Embedding<T> {
     for (Eigen::Index p = 0; p < Y.rows(); ++p)
       if (!Y.row(p).allFinite())
         throw_invalid("X_new", "X_new row ", p, " is so far from the training points that the kernel to all its ",
-                      k, " nearest underflows to 0 (bandwidth = ", bandwidth, "): it cannot be placed; raise the "
-                      "bandwidth");
+                      neighbors.offsets[p + 1] - neighbors.offsets[p], " training neighbors underflows to 0 ",
+                      "(bandwidth = ", bandwidth, "): it cannot be placed; raise the bandwidth");
     return Y;
-  }
-
-  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
-  void check_state() const {
-    check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
-    require_state(kernel_degrees.size() == training.size() && (kernel_degrees.array() > 0).all(),
-                  "N positive kernel degrees");
-    require_state(bandwidth > 0 && alpha >= 0 && alpha <= 1, "bandwidth > 0, alpha in [0, 1]");
-    require_state((this->eigenvalues.array() > 0).all(), "positive eigenvalues");
-  }
-
-  template <class Visitor>
-  void visit(Visitor& v) {
-    visit_embedding(v, *this);
-    v("bandwidth", bandwidth, FieldRole::result);
-    v("alpha", alpha, FieldRole::result);
-    v("diffusion_time", diffusion_time, FieldRole::result);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
-    v("kernel_degrees", kernel_degrees, FieldRole::state);
   }
 };
 
@@ -163,7 +166,6 @@ struct DiffusionOperator {
   Eigen::VectorXd sqrt_degree;
   Eigen::VectorXd kernel_degrees;
   double bandwidth = 0;
-  double mean_kernel_row = 0;
 };
 
 /// Builds the diffusion operator of `graph` (see the file comment). Records "weights" and "assembly".
@@ -189,7 +191,6 @@ DiffusionOperator diffusion_operator(const NeighborGraph<T>& graph, double bandw
                     "points), so the automatic bandwidth (their median squared length) is 0: remove duplicate points "
                     "or set the bandwidth");
   }
-  op.mean_kernel_row = double(distances.size()) / double(n) + 1.0;
   std::vector<double> kernel(distances.size());
   op.kernel_degrees.resize(n);
   std::vector<char> isolated(std::size_t(n), 0);
@@ -281,8 +282,7 @@ struct DiffusionMaps {
     model.alpha = options.alpha;
     model.diffusion_time = options.diffusion_time;
     model.kernel_degrees = std::move(op.kernel_degrees);
-    routines::keep_training_points(
-        model, X, std::clamp(index_t(std::lround(op.mean_kernel_row)), index_t(1), index_t(X.rows())));
+    routines::keep_training_points(model, X, graph, 1);
     report_progress(options.progress, 1, "diffusion-maps");
     return model;
   }

@@ -3,7 +3,8 @@
 // MDS on them. The residual variance 1 - r^2 between the geodesics and the embedding distances
 // (Tenenbaum et al. 2000, fig. 2) is part of the result.
 // Out of sample (de Silva & Tenenbaum 2004; docs/methods/isomap.md): a new point's geodesic to
-// training point j is min over its k nearest training points q of |x - x_q| + G(q, j), and it is
+// training point j is min over its training neighbors q (the selector's rule, docs/models.md) of
+// |x - x_q| + G(q, j), and it is
 // placed by the distance-based triangulation with every training point a landmark. The fit centers
 // G^2 in place into B = -1/2 J G^2 J; after the eigensolve it turns B back into G
 // (G(q, j)^2 = B_qq + B_jj - 2 B_qj), so that transform reads G without a square root per element.
@@ -91,10 +92,8 @@ struct IsomapModel : Embedding<T> {
   std::string geodesic_storage;
   /// Directed entries of the symmetrized graph the geodesics were computed on.
   std::int64_t graph_edges = 0;
-  /// Neighbors a new point is joined to by transform (the training graph's mean degree).
-  index_t transform_k = 0;
-  /// Training points and their search index.
-  PointIndex<T> training;
+  /// Training points, their search index and the rule that joins a new point to them.
+  routines::TrainingNeighbors<T> training;
   /// The geodesic distances G, N x N, in the geodesic storage (the other matrix is empty).
   Matrix<float> geodesics_single;
   Matrix<double> geodesics_double;
@@ -102,26 +101,25 @@ struct IsomapModel : Embedding<T> {
   Eigen::MatrixXd pseudo_inverse;
   Eigen::VectorXd mean_squared;
 
-  /// Places new points (P x D, finite, same D) joined to their transform_k nearest training points.
+  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
+  /// selector joined them (docs/models.md, "What a new point gets"). Cost O(P (k + d) N) for k
+  /// neighbors each. \throws nldr::invalid_argument naming "X_new".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new));
   }
 
-  /// As above with k training neighbors per new point, 1 <= k <= N. Cost O(P (k + d) N).
+  /// As above, joined to their k nearest training points instead, 1 <= k <= N.
   /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "IsomapModel::transform: same scalar as fit");
-    if (geodesics_single.size() > 0) return place(X_new, k, geodesics_single);
-    return place(X_new, k, geodesics_double);
+    return place(training.nearest(X_new, k));
   }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
     check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    training.check_state(this->coordinates.rows());
     const Eigen::Index n = training.size();
     const bool single = geodesics_single.rows() == n && geodesics_single.cols() == n && geodesics_double.size() == 0;
     const bool twice = geodesics_double.rows() == n && geodesics_double.cols() == n && geodesics_single.size() == 0;
@@ -140,8 +138,7 @@ struct IsomapModel : Embedding<T> {
     v("geodesic_bytes", geodesic_bytes, FieldRole::result);
     v("geodesic_storage", geodesic_storage, FieldRole::result);
     v("graph_edges", graph_edges, FieldRole::result);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
+    training.visit(v);
     v("geodesics_single", geodesics_single, FieldRole::state);
     v("geodesics_double", geodesics_double, FieldRole::state);
     v("pseudo_inverse", pseudo_inverse, FieldRole::state);
@@ -149,10 +146,11 @@ struct IsomapModel : Embedding<T> {
   }
 
  private:
-  template <class Derived, Real S>
-  Matrix<T> place(const Eigen::MatrixBase<Derived>& X_new, index_t k, const Matrix<S>& G) const {
-    routines::validate_transform_k(k, 1, training.size());
-    return routines::place_by_geodesics<T>(training.nearest(X_new, k), G, this->coordinates, pseudo_inverse,
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const {
+    if (geodesics_single.size() > 0)
+      return routines::place_by_geodesics<T>(neighbors, geodesics_single, this->coordinates, pseudo_inverse,
+                                             mean_squared);
+    return routines::place_by_geodesics<T>(neighbors, geodesics_double, this->coordinates, pseudo_inverse,
                                            mean_squared);
   }
 };
@@ -248,8 +246,7 @@ struct Isomap {
     for (index_t j = 0; j < n; ++j) mean_squared[j] = double(geodesic(j, j)) + scaling.trace / double(n);
     model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
     model.mean_squared = std::move(mean_squared);
-    model.training = PointIndex<T>(Matrix<T>(points));
-    model.transform_k = routines::typical_degree(graph, 1);
+    model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
     model.times.add("index", watch.seconds());
 
     watch.restart();

@@ -10,7 +10,8 @@
 //      landmarks: y_x = -1/2 L^# (delta_x - delta_mean), delta_mean = mean column of Delta_m
 //      (de Silva & Tenenbaum 2004, eq. 3). Landmarks land on their own L-MDS coordinates.
 // With every point a landmark this is exactly Isomap. Memory O(m N), time O(m E log N).
-// New points (transform) are joined to their k nearest training points and triangulated the same way.
+// New points (transform) are joined to training points by the selector's rule (docs/models.md) and
+// triangulated the same way, through routines/geodesic_placement.hpp as Isomap's.
 #pragma once
 
 #include <nldr/core/correlation.hpp>
@@ -27,6 +28,7 @@
 #include <nldr/embed/embedding.hpp>
 #include <nldr/embed/model_fields.hpp>
 #include <nldr/embed/routines/geodesic_graph.hpp>
+#include <nldr/embed/routines/geodesic_placement.hpp>
 #include <nldr/embed/routines/mds.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -84,7 +86,7 @@ struct LandmarkIsomapOptions {
 template <Real T>
 struct LandmarkIsomapModel : Embedding<T> {
   std::vector<index_t> landmarks;   ///< the m landmark point indices, in choice order
-  Matrix<T> landmark_geodesics;     ///< m x N: row a = geodesic distances from landmarks[a]
+  Matrix<T> geodesics_to_landmarks;  ///< N x m: row j = geodesic distances from point j to the landmarks
   Eigen::MatrixXd pseudo_inverse;   ///< d x m: L#, rows v_k^T / sqrt(lambda_k)
   Eigen::VectorXd mean_squared;     ///< m: delta_mean, mean squared geodesic from each landmark to the landmarks
   /// Most negative eigenvalues of the landmark MDS matrix (ascending, < 0) and whether computed.
@@ -96,9 +98,8 @@ struct LandmarkIsomapModel : Embedding<T> {
   double residual_variance = 0;
   std::int64_t residual_pairs = 0;
   bool residual_sampled = false;
-  /// Neighbors a new point is joined to by transform (the training graph's mean degree).
-  index_t transform_k = 0;
-  PointIndex<T> training;  ///< training points and their search index
+  /// Training points, their search index and the rule that joins a new point to them.
+  routines::TrainingNeighbors<T> training;
 
   /// Triangulates points from their geodesic distances to the landmarks: `distances` is P x m
   /// (row p: distance of point p to landmarks[0..m-1], finite, >= 0); returns P x d.
@@ -116,42 +117,30 @@ struct LandmarkIsomapModel : Embedding<T> {
         distances.template cast<double>().cwiseAbs2());
   }
 
-  /// Places new points (P x D, finite, same D) joined to their transform_k nearest training points.
+  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
+  /// selector joined them (docs/models.md, "What a new point gets"): the geodesic of new point x to
+  /// landmark a is min_q (|x - x_q| + G(q, a)) over its training neighbors q. Cost O(P (k + d) m)
+  /// for k neighbors each. \throws nldr::invalid_argument naming "X_new".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new));
   }
 
-  /// As above with k training neighbors: the geodesic of new point x to landmark a is
-  /// min_q (|x - x_q| + G(a, q)) over its k nearest training points q. 1 <= k <= N. Cost O(P (k m + d m)).
+  /// As above, joined to their k nearest training points instead, 1 <= k <= N.
   /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LandmarkIsomapModel::transform: same scalar as fit");
-    routines::validate_transform_k(k, 1, training.size());
-    const Eigen::Index m = Eigen::Index(landmarks.size());
-    if (X_new.rows() == 0) return Matrix<T>(0, pseudo_inverse.rows());
-    const auto lists = training.nearest(X_new, k);
-    Eigen::MatrixXd to_landmarks(X_new.rows(), m);
-    parallel_for(0, X_new.rows(), [&](std::int64_t p) {
-      for (Eigen::Index a = 0; a < m; ++a) {
-        double best = std::numeric_limits<double>::infinity();
-        for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e)
-          best = std::min(best, double(lists.distances[e]) + double(landmark_geodesics(a, lists.indices[e])));
-        to_landmarks(p, a) = best;
-      }
-    });
-    return triangulate(to_landmarks);
+    return place(training.nearest(X_new, k));
   }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
     check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    training.check_state(this->coordinates.rows());
     const Eigen::Index m = Eigen::Index(landmarks.size()), n = training.size();
     for (index_t l : landmarks) require_state(l >= 0 && l < n, "landmarks index training points");
-    require_state(landmark_geodesics.rows() == m && landmark_geodesics.cols() == n, "m x N landmark geodesics");
+    require_state(geodesics_to_landmarks.rows() == n && geodesics_to_landmarks.cols() == m,
+                  "N x m geodesics to the landmarks");
     require_state(pseudo_inverse.rows() == this->coordinates.cols() && pseudo_inverse.cols() == m, "L# is d x m");
     require_state(mean_squared.size() == m, "m mean squared geodesics");
   }
@@ -164,11 +153,16 @@ struct LandmarkIsomapModel : Embedding<T> {
     v("residual_variance", residual_variance, FieldRole::result);
     v("residual_pairs", residual_pairs, FieldRole::result);
     v("residual_sampled", residual_sampled, FieldRole::result);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
-    v("landmark_geodesics", landmark_geodesics, FieldRole::state);
+    training.visit(v);
+    v("geodesics_to_landmarks", geodesics_to_landmarks, FieldRole::state);
     v("pseudo_inverse", pseudo_inverse, FieldRole::state);
     v("mean_squared", mean_squared, FieldRole::state);
+  }
+
+ private:
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const {
+    return routines::place_by_geodesics<T>(neighbors, geodesics_to_landmarks, this->coordinates, pseudo_inverse,
+                                           mean_squared);
   }
 };
 
@@ -217,19 +211,20 @@ struct LandmarkIsomap {
     times.add("symmetrize", watch.seconds());
 
     watch.restart();
+    Matrix<T> from_landmarks;  // m x N: row a = geodesic distances from landmarks[a]
     if (options.selection == LandmarkSelection::random) {
       model.landmarks = random_subset(n, m, options.seed);
-      model.landmark_geodesics = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
-                                                   progress_part(options.progress, 0, 0.8));
+      from_landmarks = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
+                                         progress_part(options.progress, 0, 0.8));
     } else {
-      max_min_landmarks(symmetric, m, model, progress_part(options.progress, 0, 0.8));
+      from_landmarks = max_min_landmarks(symmetric, m, model.landmarks, progress_part(options.progress, 0, 0.8));
     }
     times.add("shortest paths", watch.seconds());
 
     // Landmark MDS on the m x m block of squared geodesics.
     Matrix<double> block(m, m);
     for (index_t a = 0; a < m; ++a)
-      for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(model.landmark_geodesics(a, model.landmarks[b])), 2);
+      for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(from_landmarks(a, model.landmarks[b])), 2);
     const Eigen::VectorXd mean_squared = block.rowwise().mean();
     routines::double_center_squared(block);
     const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
@@ -246,15 +241,15 @@ struct LandmarkIsomap {
     routines::fill_scaling_results(model, scaling);  // coordinates: the landmarks', replaced below
 
     watch.restart();
-    model.coordinates = model.triangulate(model.landmark_geodesics.transpose());
+    model.coordinates = model.triangulate(from_landmarks.transpose());
     times.add("triangulation", watch.seconds());
 
     watch.restart();
-    residual(model, n, m);
+    residual(model, from_landmarks);
     times.add("residual variance", watch.seconds());
     watch.restart();
-    model.training = PointIndex<T>(Matrix<T>(points));
-    model.transform_k = routines::typical_degree(graph, 1);
+    model.geodesics_to_landmarks = from_landmarks.transpose();
+    model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
     times.add("index", watch.seconds());
     model.times = std::move(times);
     report_progress(options.progress, 1, "LandmarkIsomap");
@@ -262,21 +257,22 @@ struct LandmarkIsomap {
   }
 
  private:
+  /// Chooses the m landmarks into `landmarks`; returns their m x N geodesics.
   template <Real T>
-  void max_min_landmarks(const NeighborGraph<T>& graph, index_t m, LandmarkIsomapModel<T>& model,
-                         const ProgressCallback& progress) const {
+  Matrix<T> max_min_landmarks(const NeighborGraph<T>& graph, index_t m, std::vector<index_t>& landmarks,
+                              const ProgressCallback& progress) const {
     const index_t n = graph.size();
-    model.landmark_geodesics.resize(m, n);
+    Matrix<T> from_landmarks(m, n);
     std::vector<double> nearest(std::size_t(n), std::numeric_limits<double>::infinity());
     detail::DijkstraWorkspace work;
     index_t next = index_t(Random(options.seed).below(std::uint64_t(n)));
     for (index_t a = 0; a < m; ++a) {
-      model.landmarks.push_back(next);
-      work.run(graph, next, std::span<T>(model.landmark_geodesics.row(a).data(), std::size_t(n)));
+      landmarks.push_back(next);
+      work.run(graph, next, std::span<T>(from_landmarks.row(a).data(), std::size_t(n)));
       // Next landmark: largest distance to the chosen set (ties: smallest index).
       double farthest = -1;
       for (index_t j = 0; j < n; ++j) {
-        nearest[j] = std::min(nearest[j], double(model.landmark_geodesics(a, j)));
+        nearest[j] = std::min(nearest[j], double(from_landmarks(a, j)));
         if (nearest[j] > farthest) {
           farthest = nearest[j];
           next = j;
@@ -284,17 +280,19 @@ struct LandmarkIsomap {
       }
       report_progress(progress, double(a + 1) / double(m), "LandmarkIsomap: max-min landmarks");
     }
+    return from_landmarks;
   }
 
   template <Real T>
-  void residual(LandmarkIsomapModel<T>& model, index_t n, index_t m) const {
+  void residual(LandmarkIsomapModel<T>& model, const Matrix<T>& from_landmarks) const {
+    const auto m = index_t(from_landmarks.rows()), n = index_t(from_landmarks.cols());
     if (options.residual_pairs < 1)
       throw_invalid("residual_pairs", "residual_pairs = ", options.residual_pairs, " must be >= 1");
     PearsonAccumulator accumulator;
     const auto add = [&](index_t a, index_t j) {
       const index_t l = model.landmarks[a];
       if (l == j) return;
-      accumulator.add(double(model.landmark_geodesics(a, j)),
+      accumulator.add(double(from_landmarks(a, j)),
                       (model.coordinates.row(l).template cast<double>() - model.coordinates.row(j).template cast<double>())
                           .norm());
     };

@@ -57,44 +57,30 @@ struct LaplacianEigenmapsOptions {
 template <Real T>
 struct LaplacianEigenmapsModel : Embedding<T> {
   double t = 0;  ///< the t used (the automatic value when options.t was 0)
-  /// Neighbors a new point is weighted over (the training graph's mean degree).
-  index_t transform_k = 0;
-  PointIndex<T> training;  ///< training points and their search index
+  /// Training points, their search index and the rule that gives a new point its neighbors.
+  routines::TrainingNeighbors<T> training;
 
-  /// Places new points (P x D, finite, same D) over their transform_k nearest training points.
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets"), weighted over its k
+  /// neighbors (a new point equal to a training point gets that point's coordinates; one whose
+  /// every weight underflows gets its nearest neighbor's). O(P k (D + d)).
+  /// \throws nldr::invalid_argument naming "X_new".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new), X_new);
   }
 
-  /// As above with k neighbors, 1 <= k <= N (a new point equal to a training point gets that point's
-  /// coordinates; one whose every weight underflows gets its nearest neighbor's). O(P k (D + d)).
+  /// As above from their k nearest training points instead, 1 <= k <= N.
   /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LaplacianEigenmapsModel::transform: same scalar as fit");
-    routines::validate_transform_k(k, 1, training.size());
-    const Eigen::ArrayXd inverse_retention = (1.0 - this->eigenvalues.template cast<double>().array()).inverse();
-    return routines::place_by_neighbors(
-        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
-          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(this->coordinates.cols());
-          double degree = 0;
-          for (index_t a = 0; a < k; ++a) {
-            const double dist = double(distances[a]);
-            const double w = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
-            y += w * this->coordinates.row(members[a]).template cast<double>();
-            degree += w;
-          }
-          if (!(degree > 0)) return Eigen::RowVectorXd(this->coordinates.row(members[0]).template cast<double>());
-          return Eigen::RowVectorXd((y / degree).array() * inverse_retention.transpose());
-        });
+    return place(training.nearest(X_new, k), X_new);
   }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
     check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
+    training.check_state(this->coordinates.rows());
     require_state(t > 0, "t > 0");
     // transform divides by 1 - lambda; lambda in (1, 2] is legitimate (dense graphs, e.g. a complete
     // graph has lambda = N / (N - 1)), so only lambda = 1 is refused.
@@ -105,8 +91,26 @@ struct LaplacianEigenmapsModel : Embedding<T> {
   void visit(Visitor& v) {
     visit_embedding(v, *this);
     v("t", t, FieldRole::result);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
+    training.visit(v);
+  }
+
+ private:
+  template <class Derived>
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
+    const Eigen::ArrayXd inverse_retention = (1.0 - this->eigenvalues.template cast<double>().array()).inverse();
+    return routines::place_by_neighbors(
+        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(this->coordinates.cols());
+          double degree = 0;
+          for (std::size_t a = 0; a < members.size(); ++a) {
+            const double dist = double(distances[a]);
+            const double w = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
+            y += w * this->coordinates.row(members[a]).template cast<double>();
+            degree += w;
+          }
+          if (!(degree > 0)) return Eigen::RowVectorXd(this->coordinates.row(members[0]).template cast<double>());
+          return Eigen::RowVectorXd((y / degree).array() * inverse_retention.transpose());
+        });
   }
 };
 
@@ -194,7 +198,7 @@ struct LaplacianEigenmaps {
     routines::spectral_embedding(result, laplacian.lower, options.dim, options.eigen, "laplacian-eigenmaps",
                                  laplacian.inv_sqrt_degree.cwiseInverse(), laplacian.inv_sqrt_degree,
                                  progress_part(options.progress, 0.1, 1));
-    routines::keep_training_points(result, X, routines::typical_degree(graph, 1));
+    routines::keep_training_points(result, X, graph, 1);
     report_progress(options.progress, 1, "laplacian-eigenmaps");
     return result;
   }

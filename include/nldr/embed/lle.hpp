@@ -78,42 +78,31 @@ struct LleModel : Embedding<T> {
   double embedding_cost = 0;
   /// Regularization of the transform's weights (the fit's reg).
   double reg = 1e-3;
-  /// Neighbors a new point is reconstructed from (the training graph's mean degree, >= d + 1).
-  index_t transform_k = 0;
-  PointIndex<T> training;  ///< training points and their search index
+  /// Training points, their search index and the rule that gives a new point its neighbors (>= d + 1).
+  routines::TrainingNeighbors<T> training;
 
-  /// Places new points (P x D, finite, same D) from their transform_k nearest training points.
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets"): y = sum_j w_j y_j with
+  /// the barycenter weights of x over its k neighbors (a new point equal to a training point gets
+  /// that point's coordinates). O(P k^2 D).
+  /// \throws nldr::invalid_argument naming "X_new".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new), X_new);
   }
 
-  /// As above with k neighbors, d + 1 <= k <= N: y = sum_j w_j y_j with the barycenter weights of x
-  /// over them (a new point equal to a training point gets that point's coordinates). O(P k^2 D).
+  /// As above from their k nearest training points instead, d + 1 <= k <= N.
   /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LleModel::transform: same scalar as fit");
-    const Eigen::Index d = this->coordinates.cols();
-    routines::validate_transform_k(k, index_t(d) + 1, training.size());
-    const Matrix<T>& points = training.points();
-    return routines::place_by_neighbors(
-        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd& x, auto members, auto) {
-          Eigen::MatrixXd Z(k, points.cols());
-          for (index_t a = 0; a < k; ++a) Z.row(a) = points.row(members[a]).template cast<double>() - x;
-          const Eigen::VectorXd w = detail::barycenter_weights(Z, reg);
-          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d);
-          for (index_t a = 0; a < k; ++a) y += w[a] * this->coordinates.row(members[a]).template cast<double>();
-          return y;
-        });
+    return place(training.nearest(X_new, k), X_new);
   }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
     check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
-    require_state(transform_k > this->coordinates.cols(), "transform_k > d");
+    training.check_state(this->coordinates.rows());
+    require_state(training.minimum > this->coordinates.cols(), "new points get more than d neighbors");
     require_state(reg > 0, "reg > 0");
   }
 
@@ -123,8 +112,24 @@ struct LleModel : Embedding<T> {
     v("reconstruction_error", reconstruction_error, FieldRole::result);
     v("embedding_cost", embedding_cost, FieldRole::result);
     v("reg", reg, FieldRole::state);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
+    training.visit(v);
+  }
+
+ private:
+  template <class Derived>
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
+    const Eigen::Index d = this->coordinates.cols();
+    const Matrix<T>& points = training.points.points();
+    return routines::place_by_neighbors(
+        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+          const auto k = index_t(members.size());
+          Eigen::MatrixXd Z(k, points.cols());
+          for (index_t a = 0; a < k; ++a) Z.row(a) = points.row(members[a]).template cast<double>() - x;
+          const Eigen::VectorXd w = detail::barycenter_weights(Z, reg);
+          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d);
+          for (index_t a = 0; a < k; ++a) y += w[a] * this->coordinates.row(members[a]).template cast<double>();
+          return y;
+        });
   }
 };
 
@@ -413,7 +418,7 @@ struct LocallyLinearEmbedding {
       for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
     }
     result.reg = options.reg;
-    routines::keep_training_points(result, X, routines::typical_degree(graph, options.dim + 1));
+    routines::keep_training_points(result, X, graph, options.dim + 1);
     report_progress(options.progress, 1, method);
     return result;
   }

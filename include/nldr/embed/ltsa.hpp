@@ -52,26 +52,47 @@ struct LtsaOptions {
 /// alignment matrix behind them, and what transform needs.
 template <Real T>
 struct LtsaModel : Embedding<T> {
-  /// Neighbors whose tangent space places a new point (the training graph's mean degree, >= d + 1).
-  index_t transform_k = 0;
-  PointIndex<T> training;  ///< training points and their search index
+  /// Training points, their search index and the rule that gives a new point its neighbors (>= d + 1).
+  routines::TrainingNeighbors<T> training;
 
-  /// Places new points (P x D, finite, same D) from their transform_k nearest training points.
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets") and the tangent
+  /// space of its k neighbors (a new point equal to a training point gets that point's
+  /// coordinates). O(P (k^2 D + k^3)).
+  /// \throws nldr::invalid_argument naming "X_new".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return transform(X_new, transform_k);
+    return place(training.of(X_new), X_new);
   }
 
-  /// As above with k neighbors, d + 1 <= k <= N (a new point equal to a training point gets that
-  /// point's coordinates). O(P (k^2 D + k^3)). \throws nldr::invalid_argument naming "X_new" or "k".
+  /// As above from their k nearest training points instead, d + 1 <= k <= N.
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
   template <class Derived>
   Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "LtsaModel::transform: same scalar as fit");
+    return place(training.nearest(X_new, k), X_new);
+  }
+
+  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
+  void check_state() const {
+    check_embedding_state(*this);
+    training.check_state(this->coordinates.rows());
+    require_state(training.minimum > this->coordinates.cols(), "new points get more than d neighbors");
+  }
+
+  template <class Visitor>
+  void visit(Visitor& v) {
+    visit_embedding(v, *this);
+    training.visit(v);
+  }
+
+ private:
+  template <class Derived>
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
     const Eigen::Index d = this->coordinates.cols();
-    routines::validate_transform_k(k, index_t(d) + 1, training.size());
-    const Matrix<T>& points = training.points();
+    const Matrix<T>& points = training.points.points();
     return routines::place_by_neighbors(
-        training, this->coordinates, X_new, k, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+          const auto k = index_t(members.size());
           Eigen::MatrixXd Z = detail::neighborhood(points.template cast<double>(), members,
                                                    Eigen::RowVectorXd::Zero(points.cols()));
           const Eigen::RowVectorXd mean = Z.colwise().mean();
@@ -91,21 +112,6 @@ struct LtsaModel : Embedding<T> {
           local_x << 1.0, (x - mean) * tangent;
           return Eigen::RowVectorXd(local_x * affine);
         });
-  }
-
-  /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
-  void check_state() const {
-    check_embedding_state(*this);
-    require_state(training.size() == this->coordinates.rows(), "one training point per coordinate row");
-    require_state(transform_k >= 1 && transform_k <= training.size(), "transform_k in [1, N]");
-    require_state(transform_k > this->coordinates.cols(), "transform_k > d");
-  }
-
-  template <class Visitor>
-  void visit(Visitor& v) {
-    visit_embedding(v, *this);
-    v("transform_k", transform_k, FieldRole::state);
-    v("training", training, FieldRole::state);
   }
 };
 
@@ -168,7 +174,7 @@ struct Ltsa {
     // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
     routines::spectral_embedding(result, B, options.dim, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
                                  Eigen::VectorXd(), progress_part(options.progress, 0.5, 1));
-    routines::keep_training_points(result, X, routines::typical_degree(graph, options.dim + 1));
+    routines::keep_training_points(result, X, graph, options.dim + 1);
     report_progress(options.progress, 1, "ltsa");
     return result;
   }

@@ -256,6 +256,7 @@ struct ApproximateKNearest {
                                      ")");
     report.search = search_name(NeighborSearch::hnsw);
     report.candidate_edges = graph.num_edges();
+    report.new_point = {NewPointRule::nearest, k, 0.0};  // found exactly by the model's index
     if (recall_sample > 0) report.estimated_recall = estimate_recall(graph, rows);
     graph.set_selection(std::move(report));
     return graph;

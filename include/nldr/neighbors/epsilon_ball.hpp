@@ -104,6 +104,7 @@ struct EpsilonBall {
                           : detail::concat("epsilon_ball(radius=", radius, ", max_neighbors=", max_neighbors, ")");
     report.search = detail::exact_search_name(backend, X.cols());
     report.candidate_edges = graph.num_edges();
+    report.new_point = {NewPointRule::within_radius, max_neighbors, radius};
     graph.set_selection(std::move(report));
     return graph;
   }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
@@ -27,6 +28,23 @@ namespace nldr {
 enum class Symmetrization {
   union_edges,   ///< i ~ j if either lists the other (what Isomap, LE and LLE's graphs use)
   mutual_edges,  ///< i ~ j only if both list each other
+};
+
+/// How a model fit on a graph joins a new point to its training points (its out-of-sample
+/// transform): by the rule of the selector that built the graph, so that a new point gets the
+/// neighbors a training point in its place got (docs/models.md, "What a new point gets").
+enum class NewPointRule : std::uint8_t {
+  typical_degree = 0,             ///< no selector's rule (a user's graph): the k nearest, k = the mean degree
+  nearest = 1,                    ///< the k nearest training points (kNN, exact or approximate)
+  within_radius = 2,              ///< the training points within `radius`, the nearest k of them when k > 0
+  nearest_and_its_neighbors = 3,  ///< the nearest training point and its neighbors in the graph (pruning)
+};
+
+/// A NewPointRule with its parameters.
+struct NewPointNeighbors {
+  NewPointRule rule = NewPointRule::typical_degree;
+  index_t k = 0;      ///< nearest: how many; within_radius: at most this many (0: all)
+  double radius = 0;  ///< within_radius: the ball's radius
 };
 
 /// What a selector did to produce the graph (diagnostics; zeros for plain kNN).
@@ -43,6 +61,9 @@ struct SelectionReport {
   /// Approximate selectors (ApproximateKNearest): the fraction of the exact k nearest neighbors
   /// the candidate lists hold, estimated on a sample of points; empty for exact selectors.
   std::optional<double> estimated_recall;
+  /// How a model fit on this graph joins a new point (set by each selector; graphs built
+  /// otherwise keep the default, the mean degree's nearest training points).
+  NewPointNeighbors new_point;
 };
 
 template <Real T>

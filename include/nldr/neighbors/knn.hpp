@@ -58,6 +58,7 @@ struct KNearest {
     report.selector = detail::concat("knn(k=", k, ")");
     report.search = detail::exact_search_name(backend, X.cols());
     report.candidate_edges = graph.num_edges();
+    report.new_point = {NewPointRule::nearest, k, 0.0};
     graph.set_selection(std::move(report));
     return graph;
   }

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,57 +54,73 @@ class PointIndex {
   template <class Derived>
   detail::NeighborLists<T> nearest(const Eigen::MatrixBase<Derived>& queries, index_t k,
                                    const std::string& name = "X_new") const {
+    if (k < 1 || k > size()) throw_invalid("k", "k = ", k, " must lie in [1, N = ", size(), "] training points");
+    return search(queries, k, std::numeric_limits<double>::infinity(), name);
+  }
+
+  /// The training points within `radius` (inclusive, as EpsilonBall decides) of every row of
+  /// `queries`, the nearest `capacity` of them when capacity > 0: lists ordered by (distance, index),
+  /// possibly empty. radius > 0.
+  /// \throws nldr::invalid_argument naming `name` (wrong D, NaN/Inf).
+  template <class Derived>
+  detail::NeighborLists<T> within(const Eigen::MatrixBase<Derived>& queries, double radius, index_t capacity = 0,
+                                  const std::string& name = "X_new") const {
+    return search(queries, capacity, radius, name);
+  }
+
+ private:
+  template <class Derived>
+  detail::NeighborLists<T> search(const Eigen::MatrixBase<Derived>& queries, index_t capacity, double radius,
+                                  const std::string& name) const {
     static_assert(std::is_same_v<typename Derived::Scalar, T>, "PointIndex: queries must have the training scalar");
     if (queries.cols() != dim())
       throw_invalid(name, name, " has D = ", queries.cols(), " columns but the model was fit on D = ", dim(),
                     ": supply points with the training data's columns");
-    if (k < 1 || k > size()) throw_invalid("k", "k = ", k, " must lie in [1, N = ", size(), "] training points");
-    detail::NeighborLists<T> lists;
     const auto p = index_t(queries.rows());
-    lists.offsets.resize(std::size_t(p) + 1);
-    for (index_t q = 0; q <= p; ++q) lists.offsets[q] = offset_t(q) * k;
-    lists.indices.resize(std::size_t(p) * std::size_t(k));
-    lists.distances.resize(lists.indices.size());
-    if (p == 0) return lists;
-    validate_points(queries, name);
+    std::vector<std::vector<typename detail::NearestSet<T>::Entry>> found(static_cast<std::size_t>(p));
+    if (p > 0) validate_points(queries, name);
     const Matrix<T> rows = queries;  // row-major, contiguous queries
-    const auto store = [&](index_t q, detail::NearestSet<T>& set) {
-      set.sort();
-      std::size_t slot = std::size_t(q) * std::size_t(k);
-      for (const auto& entry : set.entries()) {
-        lists.indices[slot] = entry.index;
-        lists.distances[slot++] = entry.distance;
-      }
-    };
     const auto new_set = [&] {
-      detail::NearestSet<T> set(k, std::numeric_limits<double>::infinity(), dim());
+      detail::NearestSet<T> set(capacity, radius, dim());
       set.reset(-1);  // a new point excludes no training point
       return set;
     };
-    if (state_->tree) {
+    const auto store = [&](index_t q, detail::NearestSet<T>& set) {
+      set.sort();
+      found[std::size_t(q)].assign(set.entries().begin(), set.entries().end());
+    };
+    if (p > 0 && state_->tree) {
       parallel_for(0, p, [&](std::int64_t q) {
         auto set = new_set();
         state_->tree->search(rows.row(q).data(), set);
         store(index_t(q), set);
       });
-      return lists;
+    } else if (p > 0) {
+      // High D: KNearest's blocked GEMM filter and exact recheck (detail/brute_force.hpp), built per
+      // call: it holds a centered copy of the training points and keeps OpenBLAS single-threaded
+      // while it lives, neither of which a model should carry between calls.
+      const detail::BruteForce<T> brute{detail::PointRows<T>(state_->points)};
+      const index_t block = detail::BruteForce<T>::query_block;
+      parallel_for(0, (p + block - 1) / block, [&](std::int64_t b) {
+        const index_t first = index_t(b) * block, count = std::min(block, p - first);
+        std::vector<detail::NearestSet<T>> sets;
+        for (index_t q = 0; q < count; ++q) sets.push_back(new_set());
+        brute.search_outside(rows, first, sets);
+        for (index_t q = 0; q < count; ++q) store(first + q, sets[std::size_t(q)]);
+      });
     }
-    // High D: KNearest's blocked GEMM filter and exact recheck (detail/brute_force.hpp), built per
-    // call: it holds a centered copy of the training points and keeps OpenBLAS single-threaded
-    // while it lives, neither of which a model should carry between calls.
-    const detail::BruteForce<T> brute{detail::PointRows<T>(state_->points)};
-    const index_t block = detail::BruteForce<T>::query_block;
-    parallel_for(0, (p + block - 1) / block, [&](std::int64_t b) {
-      const index_t first = index_t(b) * block, count = std::min(block, p - first);
-      std::vector<detail::NearestSet<T>> sets;
-      for (index_t q = 0; q < count; ++q) sets.push_back(new_set());
-      brute.search_outside(rows, first, sets);
-      for (index_t q = 0; q < count; ++q) store(first + q, sets[std::size_t(q)]);
-    });
+    detail::NeighborLists<T> lists;
+    lists.offsets.assign(1, 0);
+    for (const auto& list : found) {
+      for (const auto& entry : list) {
+        lists.indices.push_back(entry.index);
+        lists.distances.push_back(entry.distance);
+      }
+      lists.offsets.push_back(offset_t(lists.indices.size()));
+    }
     return lists;
   }
 
- private:
   struct State {
     explicit State(Matrix<T> training) : points(std::move(training)) {
       if (points.cols() <= kdtree_max_dimension && points.rows() > 0)

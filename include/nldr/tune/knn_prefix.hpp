@@ -15,9 +15,11 @@ namespace nldr {
 namespace detail {
 
 /// The first kept(i) entries of every list of the sorted `graph` (its symmetry kept), labelled
-/// `selector`: the graph a prefix selector (knn_prefix, radius_prefix) cuts from a wider search.
+/// `selector`, joining new points by `new_point`: the graph a prefix selector (knn_prefix,
+/// radius_prefix) cuts from a wider search.
 template <Real T, class Kept>
-NeighborGraph<T> list_prefixes(const NeighborGraph<T>& graph, Kept kept, std::string selector) {
+NeighborGraph<T> list_prefixes(const NeighborGraph<T>& graph, Kept kept, std::string selector,
+                               NewPointNeighbors new_point) {
   const index_t n = graph.size();
   std::vector<offset_t> offsets(std::size_t(n) + 1);
   std::vector<index_t> indices;
@@ -36,6 +38,7 @@ NeighborGraph<T> list_prefixes(const NeighborGraph<T>& graph, Kept kept, std::st
   report.selector = std::move(selector);
   report.search = graph.selection().search;
   report.candidate_edges = prefix.num_edges();
+  report.new_point = new_point;
   prefix.set_selection(std::move(report));
   return prefix;
 }
@@ -64,7 +67,8 @@ NeighborGraph<T> knn_prefix(const NeighborGraph<T>& knn, index_t k) {
     if (knn.degree(i) < k)
       throw_invalid("k", "k = ", k, " exceeds the ", knn.degree(i), " neighbors point ", i,
                     " has in the graph: search with KNearest{k_max} for k_max >= ", k);
-  return detail::list_prefixes(knn, [k](index_t) { return std::size_t(k); }, detail::concat("knn(k=", k, ")"));
+  return detail::list_prefixes(knn, [k](index_t) { return std::size_t(k); }, detail::concat("knn(k=", k, ")"),
+                              {NewPointRule::nearest, k, 0.0});
 }
 
 }  // namespace nldr

@@ -39,7 +39,7 @@ NeighborGraph<T> radius_prefix(const NeighborGraph<T>& ball, double radius) {
         while (kept < lengths.size() && double(lengths[kept]) <= radius) ++kept;
         return kept;
       },
-      detail::concat("epsilon_ball(radius=", radius, ")"));
+      detail::concat("epsilon_ball(radius=", radius, ")"), {NewPointRule::within_radius, 0, radius});
 }
 
 }  // namespace nldr

@@ -11,7 +11,7 @@
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 #include <nldr/neighbors/graph.hpp>
-#include <nldr/neighbors/point_index.hpp>
+#include <nldr/embed/routines/out_of_sample.hpp>
 
 #include <Eigen/Core>
 
@@ -49,14 +49,15 @@ detail::BottomEigenpairs spectral_embedding(Embedding<T>& model, const detail::S
   return pairs;
 }
 
-/// Keeps the training points X and their search index for transform, which places a new point over
-/// its transform_k nearest (stage "index").
-template <class Model, class Derived>
-void keep_training_points(Model& model, const Eigen::MatrixBase<Derived>& X, index_t transform_k) {
+/// Keeps the training points X, their search index and the graph's rule for new points
+/// (TrainingNeighbors, routines/out_of_sample.hpp) for transform, at least `minimum` neighbors each
+/// (stage "index").
+template <class Model, class Derived, Real G>
+void keep_training_points(Model& model, const Eigen::MatrixBase<Derived>& X, const NeighborGraph<G>& graph,
+                          index_t minimum) {
   using T = typename Derived::Scalar;
   Stopwatch clock;
-  model.transform_k = transform_k;
-  model.training = PointIndex<T>(X.template cast<T>());
+  model.training = TrainingNeighbors<T>::from(X.template cast<T>(), graph, minimum);
   model.times.add("index", clock.seconds());
 }
 

@@ -220,6 +220,9 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   report.pruned_edges = n_entries - offset_t(std::count(keep.begin(), keep.end(), 1));
   report.search = candidates.graph.selection().search;                     // of the candidate lists
   report.estimated_recall = candidates.graph.selection().estimated_recall;
+  // A new point's nearest candidates are what the rule pruned from: it gets the graph's lists
+  // instead, so that no pruned edge comes back (docs/models.md, "What a new point gets").
+  report.new_point = {NewPointRule::nearest_and_its_neighbors, 0, 0.0};
 
   // pair[e]: whether the pair of entry e = (i -> j) is kept; twins agree. A kept entry without
   // a twin is "lent" to row j as well. degree[i] counts row i of the result: its own kept
