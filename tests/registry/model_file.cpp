@@ -18,7 +18,8 @@
 
 namespace {
 
-/// `method` fit on X with the graph of `selector` (k = 8; radius 8, which keeps a 150-point roll connected).
+/// `method` fit on X with the graph of `selector` (k = 8; radius 10, which gives every point of a
+/// 150-point roll the 6 neighbors Hessian LLE needs).
 template <class T>
 nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& X,
                               const std::string& selector = "knn") {
@@ -26,7 +27,7 @@ nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& 
   nldr::ParameterValues options;
   for (const auto& spec : nldr::find_selector(selector).parameters) {
     if (spec.name == "k") options["k"] = "8";
-    if (spec.name == "radius") options["radius"] = "8";
+    if (spec.name == "radius") options["radius"] = "10";
     if (spec.name == "min_neighbors") options["min_neighbors"] = std::to_string(entry.min_neighbors(2));
   }
   const auto graph = nldr::find_selector(selector).select(X, options);
