@@ -128,6 +128,14 @@ TEMPLATE_TEST_CASE("a disconnected geodesic graph leaves the geodesic measure un
   CHECK(metrics::quality_report(X, Y, geodesic).residual_variance_geodesic);
 }
 
+TEST_CASE("geodesics that exceed the memory limit are unavailable, not an error", "[metrics][geodesics]") {
+  const auto X = test_data::uniform<double>(30, 2, 341);
+  const auto g = metrics::knn_geodesics(X, 8, 30 * 30 * sizeof(double) - 1);
+  CHECK_FALSE(g.available());
+  CHECK_THAT(g.unavailable, ContainsSubstring("the 30 x 30 geodesic matrix needs"));
+  CHECK(metrics::knn_geodesics(X, 8, 30 * 30 * sizeof(double)).available());
+}
+
 TEST_CASE("geodesic_k is validated like a neighbor count", "[metrics][geodesics]") {
   const auto X = test_data::uniform<double>(30, 2, 331);
   CHECK_THROWS_WITH(metrics::quality_report(X, X, {.k = 5, .geodesic_k = 30}), ContainsSubstring("geodesic_k = 30"));
