@@ -19,6 +19,7 @@ packages=(
   libopenmpi-dev openmpi-bin petsc-dev slepc-dev     # optional nldr::mpi: distributed embedding, nldr-mpi
   pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
+  python3-pandas                                     # ... scikit-learn's set_output(transform="pandas") test
 )
 for option in "$@"; do
   case "$option" in

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 namespace py = pybind11;
@@ -472,37 +473,15 @@ py::dict quality_report(const py::handle& X, const py::handle& Y, nldr::index_t 
     return with_labels ? nldr::metrics::quality_report(x, y, options, nullptr, std::span<const int>(label_values))
                        : nldr::metrics::quality_report(x, y, options);
   });
-  py::dict out;
-  out["n"] = report.n;
-  out["k"] = report.k;
-  out["trustworthiness"] = report.trustworthiness;
-  out["continuity"] = report.continuity;
-  out["q_nx"] = report.q_nx;
-  out["b_nx"] = report.b_nx;
-  out["r_nx"] = report.r_nx;
-  out["lcmc"] = report.lcmc;
-  out["auc_rnx"] = report.auc_rnx;
-  out["mrre_x"] = report.mrre_x;
-  out["mrre_y"] = report.mrre_y;
-  out["konig"] = report.konig;
-  out["spearman_rho"] = report.spearman_rho;
-  out["kruskal_stress"] = report.kruskal_stress;
-  out["kruskal_stress_scaled"] = report.kruskal_stress_scaled;
-  out["residual_variance"] = report.residual_variance;
-  if (report.knn_error) out["knn_error"] = *report.knn_error;
-  if (geodesic_k) {  // None, with the reason, when the geodesics are unavailable
-    out["residual_variance_geodesic"] =
-        report.residual_variance_geodesic ? py::object(py::float_(*report.residual_variance_geodesic)) : py::none();
-    if (!report.geodesic_unavailable.empty()) out["geodesic_unavailable"] = report.geodesic_unavailable;
-    out["geodesic_k"] = report.geodesic_k;
-  }
-  if (curve) out["r_nx_curve"] = vector_to_numpy(std::vector<double>(report.r_nx_curve));
-  out["konig_k1"] = report.konig_k1;
-  out["konig_k2"] = report.konig_k2;
-  out["k_max"] = report.k_max;
-  out["spearman_pairs"] = report.spearman_pairs;
-  out["distance_pairs"] = report.distance_pairs;
-  out["pairs_sampled"] = report.pairs_sampled;
+  py::dict out;  // the tool's --json keys (QualityReport::visit)
+  report.visit([&out]<class Value>(const char* name, const Value& value) {
+    if constexpr (std::is_same_v<Value, std::optional<double>>)
+      out[name] = value ? py::object(py::float_(*value)) : py::none();
+    else if constexpr (std::is_same_v<Value, std::vector<double>>)
+      out[name] = vector_to_numpy(std::vector<double>(value));
+    else
+      out[name] = value;
+  });
   return out;
 }
 

@@ -87,3 +87,33 @@ def test_tool_and_python_give_the_same_embedding(points, tmp_path, method, selec
     np.testing.assert_allclose(Y_tool, Y_python, rtol=0, atol=1e-12 * scale)
     if selector is not None:
         assert report["selector_parameters"] == estimator.graph_selector_parameters_
+
+
+@pytest.mark.parametrize("geodesic_k", [None, 5, 40])
+def test_tool_and_python_report_the_same_quality(points, tmp_path, geodesic_k):
+    """nldr evaluate --json and nldr.metrics.quality_report: the same measures under the same names,
+    with the same values (three separate blobs make the 5-NN graph disconnected: no geodesic value)."""
+    X, path = points
+    X = X.copy()
+    X[:50, 0] += 1000
+    X[50:100, 1] += 1000
+    np.savetxt(tmp_path / "x.csv", X, delimiter=",", fmt="%.17g")
+    Y = X[:, :2]
+    np.savetxt(tmp_path / "y.csv", Y, delimiter=",", fmt="%.17g")
+    command = [TOOL, "evaluate", "--in", str(tmp_path / "x.csv"), "--embedding", str(tmp_path / "y.csv"), "--json",
+               "--quiet"]
+    if geodesic_k:
+        command += ["--geodesic-k", str(geodesic_k)]
+    run = subprocess.run(command, capture_output=True, text=True, check=True)
+    tool = json.loads(run.stdout)
+    python = nldr.metrics.quality_report(X, Y, 10, geodesic_k=geodesic_k)
+    tool_only = {"command", "input", "embedding", "residual_variance_reference", "times",
+                 "peak_memory_bytes", "threads"}
+    assert set(python) == set(tool) - tool_only
+    for key, value in python.items():
+        if isinstance(value, float):
+            assert tool[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
+        else:
+            assert tool[key] == value, key
+    if geodesic_k == 5:
+        assert python["residual_variance_geodesic"] is None and "connected components" in python["geodesic_unavailable"]

@@ -10,6 +10,7 @@
 #include <nldr/metrics/residual_variance.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/neighbors/shortest_paths.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/selectors.hpp>
 #include <nldr/tune/criteria.hpp>
@@ -921,4 +922,60 @@ TEST_CASE("a label or color file of one integer per point has no header line, wh
   require_error(nldr_run(s, "evaluate --in " + s / "x.csv" + " --embedding " + s / "y.csv" + " --labels " +
                              s / "short.csv"),
                 2, "--labels " + s / "short.csv has 2 rows");
+}
+
+TEST_CASE("evaluate: a disconnected --geodesic-k graph costs only the geodesic measure; --pairs all is exact",
+          "[tool][evaluate]") {
+  Scratch s;
+  // Three blobs 100 apart: their 5-NN graph has three components.
+  nldr::Random random(11);
+  std::ofstream blobs(s / "b.csv"), flat(s / "f.csv");
+  for (int i = 0; i < 90; ++i) {
+    const double x = 100.0 * (i / 30) + random.normal(), y = random.normal(), z = random.normal();
+    blobs << x << ',' << y << ',' << z << '\n';
+    flat << x << ',' << y << '\n';
+  }
+  blobs.close();
+  flat.close();
+  const std::string evaluate = "evaluate --in " + s / "b.csv" + " --embedding " + s / "f.csv" + " --json";
+  const auto plain = nldr_run(s, evaluate);
+  const auto geodesic = nldr_run(s, evaluate + " --geodesic-k 5");
+  INFO(geodesic.err);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(geodesic.exit_code == 0);
+  CHECK_THAT(geodesic.out, ContainsSubstring("\"residual_variance_geodesic\": null"));
+  CHECK_THAT(geodesic.out, ContainsSubstring("3 connected components"));
+  for (const char* key : {"trustworthiness", "continuity", "r_nx", "spearman_rho", "residual_variance", "konig"})
+    CHECK(json_number(geodesic.out, key) == json_number(plain.out, key));
+  // A connected graph: the residual variance against its geodesics (Tenenbaum et al. 2000), computed here
+  // from the library's shortest paths on the symmetrized kNN graph.
+  const auto X = read(s / "b.csv");
+  const auto connected = nldr_run(s, evaluate + " --geodesic-k 40");
+  REQUIRE(connected.exit_code == 0);
+  const auto G = nldr::all_pairs_shortest_paths<double>(nldr::KNearest{40}(X).symmetrized());
+  const double expected =
+      nldr::metrics::residual_variance(nldr::metrics::precomputed(G), read(s / "f.csv")).value;
+  CHECK(json_number(connected.out, "residual_variance_geodesic") == Approx(expected).epsilon(1e-9));
+
+  // 1500 points have 1,124,250 pairs, above Spearman's default budget of 10^6: sampled unless --pairs all.
+  std::ofstream many(s / "m.csv"), many_flat(s / "mf.csv");
+  for (int i = 0; i < 1500; ++i) {
+    const double x = random.normal(), y = random.normal();
+    many << x << ',' << y << ',' << random.normal() << '\n';
+    many_flat << x << ',' << y << '\n';
+  }
+  many.close();
+  many_flat.close();
+  const std::string big = "evaluate --in " + s / "m.csv" + " --embedding " + s / "mf.csv" + " --k 5 --k-max 5 --json";
+  const auto sampled = nldr_run(s, big);
+  const auto exact = nldr_run(s, big + " --pairs all");
+  REQUIRE(sampled.exit_code == 0);
+  REQUIRE(exact.exit_code == 0);
+  CHECK(json_number(sampled.out, "spearman_pairs") == 1000000);
+  CHECK_THAT(sampled.out, ContainsSubstring("\"pairs_sampled\": true"));
+  CHECK(json_number(exact.out, "spearman_pairs") == 1124250);
+  CHECK(json_number(exact.out, "distance_pairs") == 1124250);
+  CHECK_THAT(exact.out, ContainsSubstring("\"pairs_sampled\": false"));
+  require_error(nldr_run(s, big + " --pairs 0"), 2, "--pairs 0 must be a number of pairs >= 1, or all");
+  require_error(nldr_run(s, big + " --pairs most"), 2, "--pairs most");
 }

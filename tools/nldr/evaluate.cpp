@@ -12,7 +12,7 @@ struct EvaluateArgs {
   std::string in;
   std::vector<std::string> embeddings;  ///< one or more, each evaluated against `in`
   std::optional<std::string> truth, labels;
-  std::optional<nldr::index_t> geodesic_k;  ///< also residual variance against kNN-graph geodesics
+  std::string pairs;  ///< --pairs: N or "all", the budget of every pair measure; empty: the library's defaults
   nldr::metrics::QualityOptions options;
   Output json;
   PlotFlags plot;
@@ -35,11 +35,28 @@ void print_quality(const nldr::metrics::QualityReport& q) {
   row("Kruskal stress (scaled)", q.kruskal_stress_scaled, "0 best");
   row("residual variance, input", q.residual_variance, "0 best; against Euclidean input distances");
   if (q.residual_variance_truth) row("residual variance, truth", *q.residual_variance_truth, "0 best");
+  if (q.residual_variance_geodesic)
+    std::printf("  %-24s %10.4f   (0 best; against kNN-graph geodesics, k = %d)\n", "residual variance, geodesic",
+                *q.residual_variance_geodesic, int(q.geodesic_k));
+  else if (q.geodesic_k > 0)
+    std::printf("  %-24s %10s   (%s)\n", "residual variance, geodesic", "n/a", q.geodesic_unavailable.c_str());
+  if (q.sammon_stress) row("Sammon's stress", *q.sammon_stress, "0 best");
   if (q.knn_error) row("k-NN error (labels)", *q.knn_error, "0 best");
 }
 
 int evaluate(EvaluateArgs a, const Session& session) {
   a.plot.check();
+  if (!a.pairs.empty()) {
+    std::uint64_t budget = nldr::metrics::all_pairs;
+    if (a.pairs != "all") {
+      const bool digits = a.pairs.find_first_not_of("0123456789") == std::string::npos && a.pairs.size() <= 19;
+      budget = digits ? std::stoull(a.pairs) : 0;
+      if (budget < 1)
+        nldr::throw_invalid("pairs", "--pairs ", a.pairs, " must be a number of pairs >= 1, or all (every pair: the "
+                            "exact values, O(N^2) time; Spearman's rho also about 40 bytes a pair)");
+    }
+    a.options.spearman_max_pairs = a.options.distance_max_pairs = budget;
+  }
   for (const Output* o : {&a.json, &a.plot.plot}) check_writable(*o);
   Console console = session.console();
   nldr::StageTimes times;
@@ -62,48 +79,17 @@ int evaluate(EvaluateArgs a, const Session& session) {
   const std::vector<int> labels = a.labels ? session.read_labels(*a.labels, nldr::index_t(X.rows())) : std::vector<int>();
   console.stage(times, "read", clock.seconds());
 
-  // Geodesics along the kNN graph of X (Tenenbaum et al. 2000): against Euclidean input distances,
-  // residual variance ranks a flat projection above an unrolled Swiss roll.
-  std::optional<nldr::Matrix<double>> geodesics;
-  if (a.geodesic_k) {
-    clock.restart();
-    const auto graph = nldr::KNearest{*a.geodesic_k}(X);
-    const auto symmetric = nldr::routines::geodesic_graph<double>(X, graph, nldr::EdgeLengths::euclidean);
-    const nldr::Components components = nldr::connected_components(symmetric);
-    if (!components.connected())
-      throw nldr::disconnected_graph(nldr::detail::concat("the --geodesic-k ", *a.geodesic_k, " graph of ", a.in,
-                                                          " has ", nldr::describe_components(components),
-                                                          ", so some geodesics are infinite: raise --geodesic-k"));
-    geodesics = nldr::all_pairs_shortest_paths<double>(symmetric);
-    console.stage(times, "geodesics", clock.seconds());
-  }
-
   if (a.plot.plot.requested()) a.options.curve = true;
   std::vector<nldr::metrics::QualityReport> reports;
-  std::vector<double> geodesic_rv;
   for (std::size_t e = 0; e < embeddings.size(); ++e) {
     const auto& Y = embeddings[e];
     a.options.progress = console.progress(nldr::detail::concat("evaluate ", a.embeddings[e]));
     reports.push_back(truth ? nldr::metrics::quality_report(X, Y, a.options, *truth, labels)
                             : nldr::metrics::quality_report(X, Y, a.options, nullptr, labels));
     for (const auto& [stage, seconds] : reports.back().times.stages) console.stage(times, stage, seconds);
-    if (geodesics) geodesic_rv.push_back(nldr::metrics::residual_variance(nldr::metrics::precomputed(*geodesics), Y).value);
   }
-  // Sammon's stress (Sammon 1969) divides by every input distance: undefined (null) with duplicates.
-  std::vector<std::optional<double>> sammon;
-  for (const auto& Y : embeddings) {
-    try {
-      sammon.push_back(nldr::metrics::sammon_stress(X, Y).stress);
-    } catch (const nldr::invalid_argument&) {
-      sammon.push_back(std::nullopt);
-    }
-  }
-  const auto add_geodesic = [&](JsonValue& json, std::size_t e) {
-    json["sammon_stress"] = sammon[e] ? JsonValue(*sammon[e]) : JsonValue(nullptr);
+  const auto add_reference = [](JsonValue& json) {
     json["residual_variance_reference"] = "input Euclidean distances";
-    if (!geodesics) return;
-    json["residual_variance_geodesic"] = geodesic_rv[e];
-    json["geodesic_k"] = *a.geodesic_k;
   };
 
   if (a.plot.plot.requested()) {
@@ -124,10 +110,6 @@ int evaluate(EvaluateArgs a, const Session& session) {
     for (std::size_t e = 0; e < reports.size(); ++e) {
       std::printf("%s\n", a.embeddings[e].c_str());
       print_quality(reports[e]);
-      if (sammon[e]) std::printf("  %-24s %10.4f   (0 best)\n", "Sammon's stress", *sammon[e]);
-      if (geodesics)
-        std::printf("  %-24s %10.4f   (0 best; against kNN-graph geodesics, k = %d)\n", "residual variance, geodesic",
-                    geodesic_rv[e], int(*a.geodesic_k));
     }
     return ok;
   }
@@ -135,13 +117,13 @@ int evaluate(EvaluateArgs a, const Session& session) {
   JsonValue report = reports.size() == 1 ? quality_json(reports[0]) : JsonValue::object();
   if (reports.size() == 1) {
     report["embedding"] = a.embeddings[0];
-    add_geodesic(report, 0);
+    add_reference(report);
   } else {
     JsonValue list = JsonValue::array();
     for (std::size_t e = 0; e < reports.size(); ++e) {
       JsonValue one = quality_json(reports[e]);
       one["embedding"] = a.embeddings[e];
-      add_geodesic(one, e);
+      add_reference(one);
       list.push_back(std::move(one));
     }
     report["embeddings"] = std::move(list);
@@ -169,9 +151,14 @@ std::function<int()> add_evaluate(CLI::App& command, Session& session) {
   command.add_flag("--curve", a->options.curve, "Include the R_NX(K) curve in the JSON report");
   command.add_option("--k-max", a->options.k_max, "Largest K of the curve and its AUC (0 = N - 2)")
       ->capture_default_str();
-  command.add_option("--geodesic-k", a->geodesic_k,
-                           "Also residual_variance_geodesic: against geodesics along the kNN graph of --in with this k")
+  command.add_option("--geodesic-k", a->options.geodesic_k,
+                     "Also residual_variance_geodesic: against geodesics along the kNN graph of --in with this k "
+                     "(null, with geodesic_unavailable saying why, when that graph is disconnected)")
       ->check(CLI::Range(1, 1 << 30));
+  command.add_option("--pairs", a->pairs,
+                     "Pairs of Spearman's rho, the stresses and the residual variances: a number (a seeded sample "
+                     "above it), or all for the exact values (default: all up to 10^6 pairs for Spearman, 5 x 10^7 "
+                     "for the others; pairs_sampled in --json says which)");
   a->plot.add_to(command, false, "R_NX(K) curves");
   add_json_option(command, a->json);
   add_input_options(command, session);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -63,38 +64,20 @@ inline std::string search_note(const nldr::SelectionReport& selection) {
   return note + "; --selector knn --search exact gives the exact graph";
 }
 
-/// Every field of a quality report, under the names docs/metrics.md uses.
+/// Every field of a quality report, under the names docs/metrics.md uses (QualityReport::visit).
 inline nldr::io::JsonValue quality_json(const nldr::metrics::QualityReport& q) {
   nldr::io::JsonValue json = nldr::io::JsonValue::object();
-  json["n"] = q.n;
-  json["k"] = q.k;
-  json["trustworthiness"] = q.trustworthiness;
-  json["continuity"] = q.continuity;
-  json["q_nx"] = q.q_nx;
-  json["b_nx"] = q.b_nx;
-  json["r_nx"] = q.r_nx;
-  json["lcmc"] = q.lcmc;
-  json["auc_rnx"] = q.auc_rnx;
-  json["mrre_x"] = q.mrre_x;
-  json["mrre_y"] = q.mrre_y;
-  json["konig"] = q.konig;
-  json["konig_k1"] = q.konig_k1;
-  json["konig_k2"] = q.konig_k2;
-  json["spearman_rho"] = q.spearman_rho;
-  json["kruskal_stress"] = q.kruskal_stress;
-  json["kruskal_stress_scaled"] = q.kruskal_stress_scaled;
-  json["residual_variance"] = q.residual_variance;
-  if (q.residual_variance_truth) json["residual_variance_truth"] = *q.residual_variance_truth;
-  if (q.knn_error) json["knn_error"] = *q.knn_error;
-  json["k_max"] = q.k_max;
-  json["spearman_pairs"] = q.spearman_pairs;
-  json["distance_pairs"] = q.distance_pairs;
-  json["pairs_sampled"] = q.pairs_sampled;
-  if (!q.r_nx_curve.empty()) {
-    nldr::io::JsonValue curve = nldr::io::JsonValue::array();
-    for (double r : q.r_nx_curve) curve.push_back(r);
-    json["r_nx_curve"] = std::move(curve);
-  }
+  q.visit([&json]<class Value>(const char* name, const Value& value) {
+    if constexpr (std::is_same_v<Value, std::optional<double>>) {
+      json[name] = value ? nldr::io::JsonValue(*value) : nldr::io::JsonValue(nullptr);
+    } else if constexpr (std::is_same_v<Value, std::vector<double>>) {
+      nldr::io::JsonValue list = nldr::io::JsonValue::array();
+      for (double x : value) list.push_back(x);
+      json[name] = std::move(list);
+    } else {
+      json[name] = value;
+    }
+  });
   return json;
 }
 

@@ -79,6 +79,9 @@ struct QualityReport {
   double spearman_rho = 0;           ///< rank correlation of pairwise distances, 1 best
   double kruskal_stress = 0;         ///< plain stress-1 (David 2015), 0 best
   double kruskal_stress_scaled = 0;  ///< stress-1 after optimal scaling, 0 best
+  /// Sammon's stress (Sammon 1969; MASS::sammon's `stress`), 0 best; empty where two input points
+  /// coincide, since it divides by every input distance.
+  std::optional<double> sammon_stress;
   double residual_variance = 0;      ///< 1 - r^2 against the input distances, 0 best
   std::optional<double> residual_variance_truth;  ///< against the ground truth, when given
   /// Against the geodesics of the geodesic_k-NN graph of X (Tenenbaum et al. 2000), when asked for
@@ -95,6 +98,46 @@ struct QualityReport {
   std::uint64_t distance_pairs = 0;    ///< pairs used by stress and residual variance
   bool pairs_sampled = false;          ///< true when any pair measure used a seeded subsample
   StageTimes times;                    ///< wall time of each part
+
+  /// Calls v(name, value) for every field under its name in docs/metrics.md (the tool's --json
+  /// keys and Python's dict keys, which are made from this one list): the optional measures only
+  /// when computed, the geodesic one (possibly empty, with the reason) only when asked for, the
+  /// curve only when filled. Values: integers, doubles, bool, std::optional<double> (empty: null),
+  /// std::string, const std::vector<double>&.
+  template <class Visitor>
+  void visit(Visitor&& v) const {
+    v("n", n);
+    v("k", k);
+    v("trustworthiness", trustworthiness);
+    v("continuity", continuity);
+    v("q_nx", q_nx);
+    v("b_nx", b_nx);
+    v("r_nx", r_nx);
+    v("lcmc", lcmc);
+    v("auc_rnx", auc_rnx);
+    v("mrre_x", mrre_x);
+    v("mrre_y", mrre_y);
+    v("konig", konig);
+    v("konig_k1", konig_k1);
+    v("konig_k2", konig_k2);
+    v("spearman_rho", spearman_rho);
+    v("kruskal_stress", kruskal_stress);
+    v("kruskal_stress_scaled", kruskal_stress_scaled);
+    v("sammon_stress", sammon_stress);
+    v("residual_variance", residual_variance);
+    if (residual_variance_truth) v("residual_variance_truth", *residual_variance_truth);
+    if (geodesic_k > 0) {
+      v("residual_variance_geodesic", residual_variance_geodesic);
+      if (!geodesic_unavailable.empty()) v("geodesic_unavailable", geodesic_unavailable);
+      v("geodesic_k", geodesic_k);
+    }
+    if (knn_error) v("knn_error", *knn_error);
+    v("k_max", k_max);
+    v("spearman_pairs", spearman_pairs);
+    v("distance_pairs", distance_pairs);
+    v("pairs_sampled", pairs_sampled);
+    if (!r_nx_curve.empty()) v("r_nx_curve", r_nx_curve);
+  }
 };
 
 /// Computes every measure of the embedding Y (N x d points or precomputed) of X (N x D points or
@@ -166,6 +209,10 @@ QualityReport quality_report(const A& X, const B& Y, const QualityOptions& optio
   const Stress stress = kruskal_stress(X, Y, distance_pairs);
   report.kruskal_stress = stress.plain;
   report.kruskal_stress_scaled = stress.scaled;
+  try {
+    report.sammon_stress = sammon_stress(X, Y, distance_pairs).stress;
+  } catch (const invalid_argument&) {  // two input points coincide: Sammon's sum divides by 0
+  }
   report_progress(options.progress, 0.8, "quality_report");
   const ResidualVariance rv = residual_variance(X, Y, distance_pairs);
   report.residual_variance = rv.value;
