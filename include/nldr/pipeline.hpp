@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -57,6 +58,9 @@ struct PipelineOptions {
   /// The progress hook of each stage, by its name ("PCA", the selector's, "geodesics", the
   /// method's); empty: none. Returning false from a hook cancels the run (nldr::cancelled).
   std::function<ProgressCallback(const std::string& stage)> progress;
+  /// Observes (and may stop) an iterative method after each of its iterations (core/iteration.hpp);
+  /// ignored by the methods that do not iterate.
+  IterationCallback on_iteration;
   /// Told each stage as it finishes (name, wall seconds), e.g. to log it.
   std::function<void(const std::string& stage, double seconds)> on_stage;
 };
@@ -68,6 +72,8 @@ struct PipelineInput {
   const Matrix<T>* points = nullptr;
   const Matrix<T>* distances = nullptr;
   const NeighborGraph<T>* graph = nullptr;
+  /// Starting coordinates (N x d) for an iterative method with init "given" (t-SNE, UMAP).
+  const Matrix<T>* initial = nullptr;
 };
 
 /// What the PCA stage kept.
@@ -237,6 +243,9 @@ PipelineResult<T> fit_pipeline(const PipelineInput<T>& input, const PipelineOpti
     const SelectorInfo& selector = find_selector(options.selector.empty() ? "knn" : options.selector);
     selector_name = selector.name;
     selector_values = options.selector_parameters;
+    if (method.default_neighbors && takes_parameter(selector.parameters, "k") && !selector_values.count("k"))
+      selector_values["k"] = std::to_string(
+          method.default_neighbors(Arguments(method.parameters, options.method_parameters, method.name), X->rows()));
     if (selector.prunes && !selector_values.count("min_neighbors"))
       selector_values["min_neighbors"] = std::to_string(method.min_neighbors(dim));
     if (takes_parameter(selector.parameters, "intrinsic_dim") && !selector_values.count("intrinsic_dim"))
@@ -281,16 +290,18 @@ PipelineResult<T> fit_pipeline(const PipelineInput<T>& input, const PipelineOpti
   fit_input.distances = input.distances;
   fit_input.graph = graph ? &*graph : nullptr;
   fit_input.graph_lengths_given = lengths_given;
+  fit_input.initial = input.initial;
   Matrix<T> geodesics;
   if (options.geodesics) {
     // Shortest paths along the union-symmetrized graph, its edge lengths as the selector or the
     // given graph has them; the method then fits them as its dissimilarities.
     geodesics = all_pairs_shortest_paths<T>(graph->symmetrized(), 0, progress("geodesics"));
     finished("geodesics");
-    fit_input = FitInput<T>{.distances = &geodesics};
+    fit_input = FitInput<T>{.distances = &geodesics, .initial = input.initial};
   }
   const ProgressCallback method_progress = progress(std::string(method.name));
   fit_input.progress = &method_progress;
+  if (options.on_iteration) fit_input.on_iteration = &options.on_iteration;
   AnyModel<T> model = method.fit(fit_input, options.method_parameters);
   // A model fit on geodesics places new points from their dissimilarities: no projection applies.
   std::optional<PcaSummary> pca_summary;

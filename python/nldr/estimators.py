@@ -95,6 +95,8 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
             value = getattr(self, keyword_name)
             if spec["name"] == "seed":
                 value = _random_seed(value)
+            if spec["name"] == "init" and not isinstance(value, str):
+                value = "given"  # init=array: the coordinates go to fit as `initial`
             values[spec["name"]] = value
         return values
 
@@ -133,7 +135,8 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
         if "k" in names:
             if "k" in options:
                 raise ValueError("give the number of neighbors as n_neighbors, not neighbors_params['k']")
-            options["k"] = self.n_neighbors
+            if self.n_neighbors is not None:  # None: the method's own choice (t-SNE's 3 x perplexity)
+                options["k"] = self.n_neighbors
         # What the method needs from a pruning selector (min_neighbors, intrinsic_dim) the pipeline
         # adds, as it does for `nldr embed` (docs/pipeline.md).
         arguments.update(selector=selector["name"], selector_parameters=options)
@@ -155,7 +158,12 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
             raise ValueError(f"dissimilarity = {self.dissimilarity!r} must be 'euclidean' or 'precomputed'")
         if "graph" in entry["inputs"]:
             arguments.update(self._graph_arguments(X, graph))
-        elif graph is not None:
+        if entry["iterative"]:
+            arguments["on_iteration"] = self._iteration_callback()
+        init = getattr(self, "init", None)
+        if init is not None and not isinstance(init, str):
+            arguments["initial"] = as_float_array(init)
+        if graph is not None and "graph" not in entry["inputs"]:
             raise ValueError(f"{type(self).__name__} does not use a neighbor graph: fit(X) without graph=")
         self.model_, graph_info = _nldr.fit(entry["name"], parameters=parameters, threads=self._threads(), **arguments)
         if "graph" in entry["inputs"]:
@@ -175,6 +183,25 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
         for name, value in self.results_.items():
             setattr(self, _attribute_name(name), value)
         return self
+
+    def _iteration_callback(self):
+        """The fit's observer: every `callbacks_every_iters` iterations each of `callbacks` is called
+        as f(iteration, objective, embedding) (objective None where the method did not compute it),
+        openTSNE's form; one returning True stops the fit there (docs/iterative.md)."""
+        callbacks = self.callbacks
+        if callbacks is None:
+            return None
+        if callable(callbacks):
+            callbacks = [callbacks]
+        every = int(self.callbacks_every_iters)
+        if every < 1:
+            raise ValueError(f"callbacks_every_iters = {self.callbacks_every_iters!r} must be >= 1")
+
+        def observe(iteration, phase, objective, embedding):
+            if iteration % every:
+                return False
+            return any([bool(f(iteration, objective, embedding)) for f in callbacks])
+        return observe
 
     def transform(self, X):
         """Places new points in the fitted embedding (P x D; P x N distances after a fit on distances)."""
@@ -247,8 +274,14 @@ def _make_estimator(class_name, methods, doc, extra=()):
                 default = None
             parameters.append((name, default, spec["help"]))
     common = [("n_jobs", None, "threads (None: nldr's current setting, -1: all)")]
+    if any(entry["iterative"] for entry in methods.values()):
+        common = [("callbacks", None, "a callable or list of callables f(iteration, objective, embedding) "
+                   "called during the fit; one returning True stops it (docs/iterative.md)"),
+                  ("callbacks_every_iters", 50, "iterations between calls of the callbacks")] + common
     if graph:
-        common = [("n_neighbors", _NEIGHBOR_DEFAULT, "neighbors per point (the selector's k)"),
+        own_k = all(entry["default_neighbors"] for entry in methods.values())
+        common = [("n_neighbors", None if own_k else _NEIGHBOR_DEFAULT,
+                   "neighbors per point (the selector's k)" + ("; None: the method's choice" if own_k else "")),
                   ("neighbors", "knn", "neighbor selector: " + ", ".join(_nldr_selectors())),
                   ("neighbors_params", None, "the selector's other options, e.g. {'ratio': 0.4}"),
                   ("disconnected", "join", "a disconnected neighbor graph: 'join' its components by their "

@@ -279,7 +279,23 @@ struct FitArguments {
   std::string selector;                   ///< selects the graph of X when no graph is given ("": knn)
   nldr::ParameterValues selector_values;
   bool join = false;                      ///< join a disconnected graph's components, else refuse it
+  py::object initial;                     ///< N x d starting coordinates (init "given"), or None
+  py::object on_iteration;                ///< callable(iteration, phase, objective, embedding) -> stop?, or None
 };
+
+/// The library's iteration observer calling a Python callable with the GIL taken: it is told
+/// (iteration, phase, objective or None, embedding as a float64 array) and returns True to stop
+/// the fit (openTSNE's convention; the library's callback returns false to stop).
+nldr::IterationCallback python_iteration_callback(const py::object& callable) {
+  if (callable.is_none()) return {};
+  return [callable](const nldr::IterationReport& report) {
+    py::gil_scoped_acquire gil;
+    const py::object stop = callable(report.iteration, std::string(report.phase),
+                                     report.objective ? py::cast(*report.objective) : py::none(),
+                                     to_numpy(report.coordinates()));
+    return !stop.cast<bool>();
+  };
+}
 
 /// How a graph was searched (SelectionReport::search, estimated_recall) as a dict for Python.
 py::dict search_summary(const nldr::SelectionReport& report) {
@@ -309,6 +325,9 @@ py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
   options.selector_parameters = a.selector_values;
   options.disconnected = a.join ? nldr::Disconnected::join : nldr::Disconnected::error;
   options.progress = [](const std::string&) { return python_signals(); };
+  options.on_iteration = python_iteration_callback(a.on_iteration);
+  std::optional<nldr::Matrix<T>> initial;
+  if (!a.initial.is_none()) input.initial = &initial.emplace(to_matrix<T>(a.initial, "init"));
   auto run = interruptible(a.threads, [&] { return nldr::fit_pipeline(input, options); });
   py::dict graph = run.graph && input.graph == nullptr ? search_summary(run.graph->selection()) : py::dict();
   const auto* connectivity = run.connectivity ? &*run.connectivity : nullptr;
@@ -325,10 +344,11 @@ py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
 
 py::tuple fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
               const py::dict& parameters, int threads, const std::string& selector,
-              const py::dict& selector_parameters, bool join) {
+              const py::dict& selector_parameters, bool join, const py::object& initial,
+              const py::object& on_iteration) {
   const auto& method = nldr::find_embedder(method_name);
   const FitArguments arguments{X, graph, distances, parameter_values(parameters), threads, selector,
-                               parameter_values(selector_parameters), join};
+                               parameter_values(selector_parameters), join, initial, on_iteration};
   return wants_float(X.is_none() ? distances : X) ? fit_typed<float>(method, arguments)
                                                   : fit_typed<double>(method, arguments);
 }
@@ -425,6 +445,8 @@ py::list embedder_metadata() {
     entry["inputs"] = inputs;
     entry["summary"] = std::string(method.summary);
     entry["parameters"] = parameter_specs(method.parameters);
+    entry["iterative"] = method.iterative;
+    entry["default_neighbors"] = method.default_neighbors != nullptr;
     out.append(entry);
   }
   return out;
@@ -527,6 +549,7 @@ PYBIND11_MODULE(_nldr, m) {
   m.def("fit", &fit, py::arg("method"), py::arg("X") = py::none(), py::arg("graph") = py::none(),
         py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
         py::arg("selector") = "", py::arg("selector_parameters") = py::dict(), py::arg("join") = false,
+        py::arg("initial") = py::none(), py::arg("on_iteration") = py::none(),
         "Fits a registry method through nldr::fit_pipeline (docs/pipeline.md): (model, graph) with graph a dict: "
         "search and estimated_recall (a selected graph), components (before joining; 0 without a graph), "
         "joined_edges, longest_joined_edge, selector and selector_parameters (as resolved). X: N x D points; "

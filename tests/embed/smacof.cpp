@@ -480,6 +480,42 @@ TEST_CASE("SMACOF reports an iteration limit as such", "[smacof]") {
   CHECK(capped.diagnostics.status == nldr::SolverStatus::not_converging);
 }
 
+TEMPLATE_TEST_CASE("SMACOF's iteration observer sees every transform and can stop the fit", "[smacof][iteration]",
+                   float, double) {
+  using namespace smacof_test;
+  const auto X = gaussian<TestType>(40, 4, 9);
+  std::vector<double> heard;
+  std::vector<std::string> phases;
+  nldr::Matrix<double> last;
+  nldr::SmacofOptions observed{.dim = 2, .n_init = 3, .tolerance = 0};
+  observed.max_iterations = 20;
+  observed.on_iteration = [&](const nldr::IterationReport& report) {
+    heard.push_back(*report.objective);
+    phases.emplace_back(report.phase);
+    CHECK(report.iteration == int(heard.size() - 1) % 20 + 1);
+    CHECK(report.total_iterations == 20);
+    last = report.coordinates();
+    return true;
+  };
+  const auto full = nldr::Smacof{observed}.fit(X);
+  REQUIRE(heard.size() == 60);  // three runs, one after the other
+  CHECK(phases.front() == "run 0");
+  CHECK(phases.back() == "run 2");
+  if (full.best_run == 2) CHECK(last.isApprox(full.coordinates.template cast<double>()));  // the last run's end
+  // Stopping after 7 transforms of run 0 is the fit capped at 7 transforms (the stop ends every run).
+  int calls = 0;
+  observed.on_iteration = [&](const nldr::IterationReport&) { return ++calls < 7; };
+  const auto stopped = nldr::Smacof{observed}.fit(X);
+  CHECK(stopped.status == nldr::MajorizationStatus::stopped);
+  CHECK(stopped.iterations == 7);
+  CHECK(stopped.best_run == 0);
+  nldr::SmacofOptions capped{.dim = 2, .tolerance = 0};
+  capped.max_iterations = 7;
+  const auto reference = nldr::Smacof{capped}.fit(X);
+  CHECK(stopped.coordinates.isApprox(reference.coordinates, TestType(1e-5)));
+  CHECK(stopped.stress_history == reference.stress_history);
+}
+
 TEST_CASE("SMACOF refuses bad input with named errors", "[smacof][hostile]") {
   using namespace smacof_test;
   const auto X = gaussian<double>(10, 3, 8);

@@ -62,7 +62,9 @@ struct MajorizationModel : Embedding<T> {
                                  : training_points.rows() == this->coordinates.rows() && training_points.cols() >= 1,
                   "training points (or none, fit on distances)");
     require_state(transform_iterations >= 1 && transform_tolerance >= 0, "transform settings");
-    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit, "status");
+    require_state(status == MajorizationStatus::converged || status == MajorizationStatus::iteration_limit ||
+                      status == MajorizationStatus::stopped,
+                  "status");
   }
 
   /// Embedding's fields and the shared ones (the model's visit adds its own).
@@ -91,7 +93,7 @@ template <class Options>
 MajorizationSettings majorization_settings(const Options& options, Eigen::Index n) {
   const MajorizationSettings settings{options.dim,  options.init,           options.n_init,
                                       options.seed, options.max_iterations, options.tolerance,
-                                      options.progress, options.memory_limit};
+                                      options.progress, options.memory_limit, options.on_iteration};
   validate_settings(settings, n);
   return settings;
 }

@@ -8,6 +8,7 @@ namespace nldr {
 enum class MajorizationStatus {
   converged,        ///< the relative stress decrease of one iteration fell below `tolerance` (or stress hit 0)
   iteration_limit,  ///< `max_iterations` Guttman transforms ran without that happening
+  stopped,          ///< the options' `on_iteration` observer asked to stop (core/iteration.hpp)
 };
 
 /// Where the runs of a stress-majorization fit start.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/embed/embedding.hpp>
 
 namespace nldr {
@@ -21,6 +22,15 @@ void visit_embedding(Visitor& v, Embedding<T>& embedding) {
   v("eigenvalues", embedding.eigenvalues, FieldRole::result);
   v("times", embedding.times, FieldRole::result);
   v("diagnostics", embedding.diagnostics, FieldRole::result);
+}
+
+/// The fields of an iterative fit's OptimizerDiagnostics (t-SNE, UMAP), after visit_embedding's.
+template <class Visitor>
+void visit_optimizer(Visitor& v, OptimizerDiagnostics& d) {
+  v("optimizer.iterations", d.iterations, FieldRole::result);
+  v("optimizer.status", d.status, FieldRole::result);
+  v("optimizer.objective", d.objective, FieldRole::result);
+  v("optimizer.objective_iterations", d.objective_iterations, FieldRole::result);
 }
 
 /// A model's state consistency check (shapes agree, counts in range), used where a model comes from

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -43,6 +44,10 @@ struct SammonOptions {
   /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
   /// (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+  /// Optional observer (core/iteration.hpp) after each Guttman transform, told the run ("run 0", ...)
+  /// as the phase, the raw stress as the objective and the configuration; returning false ends the
+  /// fit there (status stopped). With an observer, the runs go one after the other.
+  IterationCallback on_iteration{};
 };
 
 /// A fitted Sammon mapping. stress_history holds Sammon's stress of the kept run.

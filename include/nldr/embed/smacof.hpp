@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -46,6 +47,10 @@ struct SmacofOptions {
   /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
   /// (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+  /// Optional observer (core/iteration.hpp) after each Guttman transform, told the run ("run 0", ...)
+  /// as the phase, the raw stress as the objective and the configuration; returning false ends the
+  /// fit there (status stopped). With an observer, the runs go one after the other.
+  IterationCallback on_iteration{};
 };
 
 /// A fitted SMACOF: the configuration, every stress normalization, and what transform() needs.

@@ -39,7 +39,7 @@ class ResultCollector {
       results.emplace_back(name, value);
     else if constexpr (std::is_integral_v<Field>)
       results.emplace_back(name, std::int64_t(value));
-    else if constexpr (std::is_same_v<Field, SolverStatus>)
+    else if constexpr (requires { status_name(value); })  // SolverStatus, OptimizerStatus
       results.emplace_back(name, std::string(status_name(value)));
     else if constexpr (std::is_same_v<Field, std::vector<index_t>> || std::is_same_v<Field, std::vector<double>>)
       results.emplace_back(name, std::vector<double>(value.begin(), value.end()));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
@@ -47,11 +48,16 @@ struct FitInput {
   const Matrix<T>* points = nullptr;
   const NeighborGraph<T>* graph = nullptr;
   const Matrix<T>* distances = nullptr;
+  /// Starting coordinates (N x d) of an iterative method whose `init` parameter is "given".
+  const Matrix<T>* initial = nullptr;
   /// The graph's distances are to be used as given (a user's graph file) rather than recomputed.
   bool graph_lengths_given = false;
   /// Optional progress and cancel hook (core/progress.hpp), given to every method as its options'
   /// `progress` (detail::fit_method); what each reports: docs/tool.md, "Progress and logging".
   const ProgressCallback* progress = nullptr;
+  /// Optional iteration observer (core/iteration.hpp), given to the iterative methods as their
+  /// options' `on_iteration`.
+  const IterationCallback* on_iteration = nullptr;
 };
 
 /// One registered method.
@@ -97,9 +103,14 @@ struct EmbedderInfo {
   AnyModel<double> (*fit_double)(const FitInput<double>&, const Arguments&, std::string_view) = nullptr;
   AnyModel<float> (*load_float)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
   AnyModel<double> (*load_double)(detail::ModelReader&, ParameterValues, std::string_view) = nullptr;
+  /// Whether the method iterates and hears FitInput::on_iteration (core/iteration.hpp; docs/iterative.md).
+  bool iterative = false;
   /// A method of this table that approximates this one through m landmarks (its `landmarks` parameter)
   /// at a fraction of the cost, for a sweep to score with (landmark_scoring); empty when there is none.
   std::string_view landmark_approximation{};
+  /// The neighbors per point the method's graph gets when the user names none (the selector's `k`),
+  /// from its parameters and N: t-SNE's 3 x perplexity, UMAP's n_neighbors. Empty: the selector's default.
+  index_t (*default_neighbors)(const Arguments& parameters, index_t n) = nullptr;
 };
 
 namespace detail {
@@ -121,6 +132,12 @@ AnyModel<T> load_any(ModelReader& reader, ParameterValues values, std::string_vi
   return AnyModel<T>(std::string(name), std::move(values), std::move(model));
 }
 
+/// A model fit by an iterative optimizer: its OptimizerDiagnostics (t-SNE, UMAP) or its stress
+/// history (the majorization methods) tell; such methods hear FitInput::on_iteration.
+template <class Model>
+inline constexpr bool iterative_model =
+    requires(const Model& m) { m.optimizer.iterations; } || requires(const Model& m) { m.stress_history; };
+
 /// An entry whose fit is `Fit{}(input, arguments)` returning Model<T> (a captureless generic lambda).
 template <template <class> class Model, class Fit>
 EmbedderInfo embedder(std::string_view name, std::span<const std::string_view> aliases, std::string_view summary,
@@ -135,7 +152,15 @@ EmbedderInfo embedder(std::string_view name, std::span<const std::string_view> a
           &fit_any<float, Fit>,
           &fit_any<double, Fit>,
           &load_any<float, Model>,
-          &load_any<double, Model>};
+          &load_any<double, Model>,
+          iterative_model<Model<double>>};
+}
+
+/// `entry` whose graph gets `neighbors(parameters, N)` neighbors per point unless the user says
+/// (EmbedderInfo::default_neighbors).
+inline EmbedderInfo with_default_neighbors(EmbedderInfo entry, index_t (*neighbors)(const Arguments&, index_t)) {
+  entry.default_neighbors = neighbors;
+  return entry;
 }
 
 /// `entry` with its landmark approximation (EmbedderInfo::landmark_approximation) set to `method`.
@@ -145,11 +170,13 @@ inline EmbedderInfo approximated_by(EmbedderInfo entry, std::string_view method)
 }
 
 /// Fits `method` (an embedder of embed/embedder.hpp with an `options.progress` member) to `in`
-/// with the input's progress hook: graph embedders on the points and graph, the others on the
+/// with the input's progress hook (and iteration observer, for a method that iterates): graph embedders on the points and graph, the others on the
 /// distances when given, else on the points.
 template <class Method, Real T>
 auto fit_method(Method method, const FitInput<T>& in) {
   method.options.progress = in.progress ? *in.progress : ProgressCallback{};
+  if constexpr (requires { method.options.on_iteration; })
+    method.options.on_iteration = in.on_iteration ? *in.on_iteration : IterationCallback{};
   if constexpr (GraphEmbedder<Method, T>) {
     return method.fit(*in.points, *in.graph);
   } else if constexpr (DistanceEmbedder<Method, T>) {

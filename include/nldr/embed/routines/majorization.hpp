@@ -18,6 +18,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/random.hpp>
@@ -64,6 +65,8 @@ struct MajorizationSettings {
   /// Bytes the fit may use (0: the memory available now); runs go in parallel only if their extra
   /// workspaces (non-metric: N^2 x 28 bytes each) fit in half of it.
   std::uint64_t memory_limit = 0;
+  /// Told each transform of each run (phase "run r", the raw stress); false stops the fit.
+  IterationCallback on_iteration{};
 };
 
 /// The best run: configuration, disparities and the sums behind every stress normalization.
@@ -261,6 +264,13 @@ MajorizationResult majorize(const std::same_as<MajorizationProblem> auto& proble
         r.status = MajorizationStatus::converged;
         break;
       }
+      if (settings.on_iteration) {
+        const std::string phase = concat("run ", run);
+        if (!settings.on_iteration(IterationReport(phase, r.iterations, settings.max_iterations, pass.raw, X))) {
+          r.status = MajorizationStatus::stopped;
+          break;
+        }
+      }
       if (!on_transform(r.iterations)) break;
     }
     r.X = std::move(X);
@@ -285,13 +295,17 @@ MajorizationResult majorize(const std::same_as<MajorizationProblem> auto& proble
                                                               std::uint64_t(n) * std::uint64_t(settings.dim) * 8
                                                     : StressKernel::workspace_bytes(n, settings.dim);
   const std::uint64_t budget = settings.memory_limit > 0 ? settings.memory_limit : available_memory_bytes();
-  const bool parallel_runs = concurrent > 1 && (budget == 0 || (concurrent - 1) * run_bytes <= budget / 2);
+  // An observer sees the runs one after the other, and stopping one ends the fit.
+  const bool parallel_runs = concurrent > 1 && !settings.on_iteration &&
+                             (budget == 0 || (concurrent - 1) * run_bytes <= budget / 2);
   if (!parallel_runs) {
-    for (int run = 0; run < settings.n_init; ++run) {
-      runs[std::size_t(run)] = one_run(run, [&](int t) {
+    runs.resize(0);
+    for (int run = 0; run < settings.n_init && (runs.empty() || runs.back().result.status != MajorizationStatus::stopped);
+         ++run) {
+      runs.push_back(one_run(run, [&](int t) {
         report_progress(settings.progress, fraction(run + double(t) / settings.max_iterations), method);
         return true;
-      });
+      }));
       report_progress(settings.progress, fraction(run + 1), method);
     }
   } else {
@@ -325,7 +339,10 @@ MajorizationResult majorize(const std::same_as<MajorizationProblem> auto& proble
   std::size_t best = 0;
   for (std::size_t run = 1; run < runs.size(); ++run)
     if (runs[run].result.raw_stress < runs[best].result.raw_stress) best = run;
-  return std::move(runs[best].result);
+  const bool stopped = runs.back().result.status == MajorizationStatus::stopped;  // only the last run may stop
+  MajorizationResult result = std::move(runs[best].result);
+  if (stopped) result.status = MajorizationStatus::stopped;
+  return result;
 }
 
 }  // namespace detail
