@@ -183,7 +183,7 @@ PcaReduction<T> reduce_by_pca(const Matrix<T>& X, index_t p, index_t dim, const 
 /// input is one it takes, the selector applies, geodesics and PCA make sense.
 /// \throws nldr::invalid_argument naming the option ("method", "selector", "geodesics", "pca", ...).
 template <class Unused = void>
-void check_pipeline(const PipelineOptions& options, bool points, bool distances, bool graph) {
+void check_pipeline(const PipelineOptions& options, bool points, bool distances, bool graph, bool initial = false) {
   const EmbedderInfo& method = find_embedder<Unused>(options.method);
   if (points == distances) throw_invalid("X", method.name, " needs either the points or a distance matrix");
   if (distances && !method.accepts(from_distances))
@@ -202,6 +202,8 @@ void check_pipeline(const PipelineOptions& options, bool points, bool distances,
     throw_invalid("selector", "selector does not apply: ", method.name,
                   graph ? " uses the given graph" : " uses no neighbor graph", ": drop the selector");
   if (!options.selector.empty()) find_selector<Unused>(options.selector);
+  if (initial && !offers_choice(method.parameters, "init", "given"))
+    throw_invalid("init", method.name, " takes no starting coordinates: drop them");
 }
 
 /// Runs the pipeline: PCA, graph, joining, geodesics, fit (see the file comment and docs/pipeline.md).
@@ -209,7 +211,8 @@ void check_pipeline(const PipelineOptions& options, bool points, bool distances,
 ///         under Disconnected::error.
 template <Real T>
 PipelineResult<T> fit_pipeline(const PipelineInput<T>& input, const PipelineOptions& options) {
-  check_pipeline(options, input.points != nullptr, input.distances != nullptr, input.graph != nullptr);
+  check_pipeline(options, input.points != nullptr, input.distances != nullptr, input.graph != nullptr,
+                 input.initial != nullptr);
   const EmbedderInfo& method = find_embedder(options.method);
   const index_t dim = detail::requested_dim(method, options.method_parameters);
   const auto progress = [&](const std::string& stage) {

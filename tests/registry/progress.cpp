@@ -3,6 +3,7 @@
 // choice parameters select (eigensolver, landmark selection, PCA algorithm, ...).
 #include "catch.hpp"
 
+#include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/embed/isomap.hpp>
@@ -245,4 +246,41 @@ TEMPLATE_TEST_CASE("quality_report reports its measures, stops when told, and re
   };
   // Blocks of 64, 128, ... of the 1000 points for the ranks (doubling at most), then 0.7, 0.8, 0.9 and 1.
   progress_test::check_reporting(report, same, 9);
+}
+
+TEMPLATE_TEST_CASE("every iterative method tells its observer each iteration and stops where it is told",
+                   "[progress][iteration]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 150, .seed = 6});
+  const nldr::Matrix<T> X = roll.points;
+  const auto graph = nldr::KNearest{12}(roll.points);
+  std::size_t iterative = 0;
+  for (const auto& entry : nldr::embedders()) {
+    CAPTURE(entry.name);
+    nldr::FitInput<T> input{.points = &X, .graph = entry.accepts(nldr::needs_graph) ? &graph : nullptr};
+    std::vector<nldr::Matrix<double>> seen;
+    const nldr::IterationCallback record = [&](const nldr::IterationReport& report) {
+      CHECK(report.iteration >= 1);
+      CHECK(report.iteration <= report.total_iterations);
+      return seen.push_back(report.coordinates()), true;
+    };
+    input.on_iteration = &record;
+    const auto observed = entry.fit(input, {});
+    if (!entry.iterative) {
+      CHECK(seen.empty());  // the eigen methods ignore the observer
+      continue;
+    }
+    ++iterative;
+    REQUIRE(seen.size() >= 3);
+    // What the observer saw last is the fit's answer (or, with several runs, one of them).
+    CHECK(seen.back().cast<T>().isApprox(observed.coordinates(), T(1e-5)));
+    // Told to stop after the second iteration: the fit ends there with the coordinates of that moment.
+    std::size_t calls = 0;
+    const nldr::IterationCallback stop = [&](const nldr::IterationReport&) { return ++calls < 2; };
+    input.on_iteration = &stop;
+    const auto stopped = entry.fit(input, {});
+    CHECK(calls == 2);
+    CHECK(stopped.coordinates().template cast<double>().isApprox(seen[1], 1e-5));
+  }
+  CHECK(iterative >= 3);  // SMACOF, non-metric MDS, Sammon (and the gradient methods)
 }

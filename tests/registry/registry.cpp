@@ -7,6 +7,7 @@
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/selectors.hpp>
 
+#include <filesystem>
 #include <set>
 #include <span>
 #include <string>
@@ -162,4 +163,15 @@ TEST_CASE("every registry default equals the Options{} default a library user ge
   CHECK(selector_default("short-circuit", "threshold") == nldr::ShortCircuitOptions{}.threshold);
   for (std::string_view selector : {"shared", "gaussian", "curvature", "short-circuit"})
     CHECK(selector_default(selector, "min_neighbors") == nldr::SharedNeighborsOptions{}.min_neighbors);
+}
+
+TEST_CASE("every method has its page docs/methods/<name>.md, and every page there is a method", "[registry][docs]") {
+  const std::filesystem::path pages =
+      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "methods";
+  REQUIRE(std::filesystem::is_directory(pages));
+  std::set<std::string> methods, documented;
+  for (const auto& entry : nldr::embedders()) methods.emplace(entry.name);
+  for (const auto& file : std::filesystem::directory_iterator(pages))
+    if (file.path().extension() == ".md") documented.insert(file.path().stem().string());
+  CHECK(methods == documented);
 }

@@ -117,6 +117,13 @@ std::string method_names(std::optional<nldr::EmbedderInput> input) {
   return nldr::detail::joined(names);
 }
 
+std::string method_names_taking_initial() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::embedders())
+    if (nldr::offers_choice(entry.parameters, "init", "given")) names.push_back(entry.name);
+  return names.empty() ? std::string("none yet") : nldr::detail::joined(names);
+}
+
 std::string selector_names() {
   std::vector<std::string_view> names;
   for (const auto& entry : nldr::selectors()) names.push_back(entry.name);

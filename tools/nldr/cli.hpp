@@ -85,6 +85,8 @@ void emit_json(const Output& output, const JsonValue& json);
 
 /// The registry's methods, or those that accept `input` (e.g. nldr::from_distances), comma-separated.
 std::string method_names(std::optional<nldr::EmbedderInput> input = std::nullopt);
+/// The methods whose init offers "given" (starting coordinates, --initial), comma-separated.
+std::string method_names_taking_initial();
 std::string selector_names();
 
 /// --pca P (docs/tool.md, "PCA before the graph"): X replaced by its first P principal components

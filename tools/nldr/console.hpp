@@ -67,6 +67,21 @@ class Console {
     };
   }
 
+  /// With --verbose, an observer of the iterative methods that prints the objective every 50
+  /// iterations and at the end ("nldr: smacof run 0  50/300  objective 12.5"); otherwise none, which
+  /// costs the method nothing (docs/iterative.md).
+  nldr::IterationCallback iterations(const std::string& method) {
+    if (!verbose_) return {};
+    return [this, method](const nldr::IterationReport& r) {
+      if (r.objective && (r.iteration % 50 == 0 || r.iteration == r.total_iterations)) {
+        clear_line();
+        std::fprintf(stderr, "nldr: %s %s %5d/%d  objective %.6g\n", method.c_str(), std::string(r.phase).c_str(),
+                     r.iteration, r.total_iterations, *r.objective);
+      }
+      return true;
+    };
+  }
+
  private:
   static volatile std::sig_atomic_t& interrupted() {
     static volatile std::sig_atomic_t flag = 0;

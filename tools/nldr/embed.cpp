@@ -13,6 +13,7 @@ namespace {
 
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
+  std::string initial_file;           ///< --initial: starting coordinates of an iterative method
   std::string disconnected = "join";  ///< --disconnected: join or error
   bool geodesics = false;             ///< --geodesics: dissimilarities along the neighbor graph
   nldr::index_t pca = 0;              ///< --pca P; 0: none
@@ -194,6 +195,16 @@ int embed(const EmbedArgs& a, const Session& session) {
   nldr::PipelineOptions options;
   options.method = a.method;
   options.method_parameters = a.flags.given(method.parameters);
+  if (!a.initial_file.empty()) {  // --initial means --init given
+    if (!nldr::offers_choice(method.parameters, "init", "given"))
+      nldr::throw_invalid("initial", method.name, " takes no starting coordinates (", method_names_taking_initial(),
+                          " do): drop --initial");
+    auto& init = options.method_parameters["init"];
+    if (!init.empty() && init != "given")
+      nldr::throw_invalid("initial", "--initial gives the starting coordinates, but --init is ", init,
+                          ": drop one of them");
+    init = "given";
+  }
   if (selector) options.selector = a.selector;
   if (selector) options.selector_parameters = a.flags.given(selector->parameters);
   options.disconnected = a.disconnected == "error" ? nldr::Disconnected::error : nldr::Disconnected::join;
@@ -224,12 +235,15 @@ int embed(const EmbedArgs& a, const Session& session) {
     nldr::throw_invalid("color-kind", colors->source, " holds text (", colors->column.categories.size(),
                         " categories), which cannot be colored continuously: drop --color-kind continuous");
   nldr::PipelineInput<double> input;
+  std::optional<nldr::Matrix<double>> initial;
+  if (!a.initial_file.empty()) input.initial = &initial.emplace(session.read_points(a.initial_file, false));
   (from_distances ? input.distances : input.points) = &X;
   std::optional<nldr::NeighborGraph<double>> graph_file;
   if (from_graph_file) input.graph = &graph_file.emplace(read_graph(session, a.graph_file, nldr::index_t(X.rows())));
   console.stage(times, "read", clock.seconds());
 
   options.progress = [&console](const std::string& stage) { return console.progress(stage); };
+  options.on_iteration = console.iterations(std::string(method.name));
   options.on_stage = [&](const std::string& stage, double seconds) { console.stage(times, stage, seconds); };
   const nldr::PipelineResult<double> run = nldr::fit_pipeline(input, options);
   if (run.graph) session.note_search(run.graph->selection());
@@ -282,6 +296,9 @@ std::function<int()> add_embed(CLI::App& command, Session& session) {
                      "its distances are used as given");
   command.add_option("--distances", a->distances_file,
                      "N x N dissimilarity CSV instead of --in [" + method_names(nldr::from_distances) + "]");
+  command.add_option("--initial", a->initial_file,
+                     "Starting coordinates CSV (N x d) of an iterative method (--init given) [" +
+                         method_names_taking_initial() + "]");
   command.add_flag("--geodesics", a->geodesics,
                    "Fit shortest-path lengths along the neighbor graph (--selector and its flags, or --graph) as the "
                    "dissimilarities [" + method_names(nldr::from_distances) + "]");

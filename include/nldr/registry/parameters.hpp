@@ -90,6 +90,19 @@ inline bool takes_parameter(std::span<const ParameterSpec> specs, std::string_vi
   return false;
 }
 
+/// Whether `specs` has a choice parameter `name` that offers `choice` (e.g. init offers "given").
+inline bool offers_choice(std::span<const ParameterSpec> specs, std::string_view name, std::string_view choice) {
+  for (const auto& spec : specs) {
+    if (spec.name != name || spec.kind != ParameterKind::choice) continue;
+    for (std::string_view rest = spec.choices; !rest.empty();) {
+      const std::size_t bar = rest.find('|');
+      if (rest.substr(0, bar) == choice) return true;
+      rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+    }
+  }
+  return false;
+}
+
 /// Parameter values by name, as text ("dim" -> "2"). Checked against a spec list by resolve().
 using ParameterValues = std::map<std::string, std::string, std::less<>>;
 

@@ -260,16 +260,16 @@ MajorizationResult majorize(const std::same_as<MajorizationProblem> auto& proble
       if (!std::isfinite(pass.raw))
         throw convergence_error(concat(method, ": the stress became ", pass.raw, " at iteration ", r.iterations,
                                        " (dissimilarities or weights of extreme range?): rescale the input"));
-      if ((previous - pass.raw) < settings.tolerance * previous) {
-        r.status = MajorizationStatus::converged;
-        break;
-      }
       if (settings.on_iteration) {
         const std::string phase = concat("run ", run);
         if (!settings.on_iteration(IterationReport(phase, r.iterations, settings.max_iterations, pass.raw, X))) {
           r.status = MajorizationStatus::stopped;
           break;
         }
+      }
+      if ((previous - pass.raw) < settings.tolerance * previous) {
+        r.status = MajorizationStatus::converged;
+        break;
       }
       if (!on_transform(r.iterations)) break;
     }
