@@ -30,22 +30,38 @@ export OMP_NUM_THREADS=1
 
 artifacts=$(cd "$build" && pwd)/artifacts
 rm -rf "$artifacts" && mkdir -p "$artifacts"
-failed=()
-for target in "${targets[@]}"; do
+results=$(mktemp -d)
+# One fuzzer per core at a time (each is single-threaded): four targets take two rounds on two cores.
+run_target() {
+  local target=$1 scratch
   scratch=$(mktemp -d)
-  options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/$target-")
+  local options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/$target-")
   [ -f "tests/fuzz/$target.dict" ] && options+=(-dict="tests/fuzz/$target.dict")
   # New inputs go to the first directory (scratch); the committed seeds are only read.
   if ! "$build/tests/fuzz/fuzz_$target" "${options[@]}" "$scratch" "tests/fuzz/corpus/$target" \
-       >"$scratch.log" 2>&1; then
-    tail -n 40 "$scratch.log"
+       >"$results/$target.log" 2>&1; then
+    touch "$results/$target.failed"
+  fi
+  rm -rf "$scratch"
+}
+cores=$(nproc)
+for target in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= cores)); do wait -n || true; done
+  run_target "$target" &
+done
+wait
+failed=()
+for target in "${targets[@]}"; do
+  log="$results/$target.log"
+  if [ -f "$results/$target.failed" ]; then
+    tail -n 40 "$log"
     failed+=("$target")
   fi
-  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch.log")
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$scratch.log")
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   echo "fuzz_$target: ${seconds} s, ${executions:-?} executions, ${rate:-?} exec/s"
-  rm -rf "$scratch" "$scratch.log"
 done
+rm -rf "$results"
 
 if ((${#failed[@]})); then
   echo "FAILED: ${failed[*]}: the failing inputs are in $artifacts/ (reproduce: $build/tests/fuzz/fuzz_<target> <file>)"

@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
 bash scripts/install-deps.sh
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNLDR_BUILD_TESTS=ON -DNLDR_BUILD_EXAMPLES=ON "$@" >/dev/null
+# -O2, not CMake's -O3 for Release: the suites compile in less CPU time and run about as fast.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+  -DNLDR_BUILD_TESTS=ON -DNLDR_BUILD_EXAMPLES=ON "$@" >/dev/null
 cmake --build "$build" --parallel 2
 ctest --test-dir "$build" --output-on-failure --parallel 2
 # The Python package, when this build has it (NLDR_BUILD_PYTHON: on when pybind11 is found; docs/python.md),
