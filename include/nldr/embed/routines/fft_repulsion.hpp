@@ -7,10 +7,13 @@
 // t-SNE's repulsion needs, for every point i,
 //   sum_{j != i} w_ij                      (its sum over i is Z),
 //   sum_{j != i} v_ij (y_i - y_j) = y_i sum_j v_ij - sum_j v_ij y_j.
-// Each sum is a kernel K in {w, v} applied to charges q_j in {1, y_j}: phi(y_i) = sum_j K(y_i - y_j) q_j.
-// The box around the points is cut into intervals (squares in 2-D) with p equispaced nodes per interval
-// and axis; the kernel, as a function of y_j in j's interval, is replaced by its Lagrange interpolant
-// on those nodes, and so is the result, as a function of y_i:
+// Each sum is a kernel K in {w, v} applied to charges q_j in {1, y_j}: phi(y_i) = sum_j K(y_i - y_j) q_j,
+// d + 2 sums from d + 1 charge grids. (FIt-SNE, for a = 1, gets Z from v alone through
+// w = (1 + r^2 / a) v, i.e. sum_j w_ij = (1 + |y_i|^2 / a) sum_j v_ij - (2 / a) y_i . sum_j v_ij y_j
+// + (1 / a) sum_j v_ij |y_j|^2, with the extra charge |y_j|^2: as many FFTs, but Z then comes from
+// a difference of large sums.) The box around the points is cut into intervals (squares in 2-D)
+// with p equispaced nodes per interval and axis; the kernel, as a function of y_j in j's interval,
+// is replaced by its Lagrange interpolant on those nodes, and so is the result, as a function of y_i:
 //   phi(y_i) ~ sum_k L_k(y_i) sum_l K(node_k - node_l) sum_{j in interval of l} L_l(y_j) q_j.
 // The node-to-node sum is a Toeplitz (block-Toeplitz in 2-D) product, done as a circular convolution
 // of twice the size by FFT.
