@@ -48,8 +48,8 @@ struct FftRepulsionSettings {
   /// 1 / intervals_per_unit wide, against the kernel's length scale sqrt(a) (1 for a = 1).
   double intervals_per_unit = 1;
   /// Most interpolation nodes, (intervals * p)^d, what bounds time and memory when the extent is huge
-  /// (the grid is then coarser than intervals_per_unit asks, and less accurate). 2^21: 482 intervals
-  /// per axis at p = 3 in 2-D, an extent of 482, about 350 MB of FFT buffers.
+  /// (the grid is then coarser than intervals_per_unit asks, and less accurate). 2^21: 480 intervals
+  /// per axis at p = 3 in 2-D, an extent of 480, about 0.4 GB of grids plus 0.13 GB per thread.
   Eigen::Index max_nodes = Eigen::Index(1) << 21;
   /// FFT library: FFTW when nldr was built with it (nldr::fftw), else Eigen's FFT.
   FftBackend backend = FftBackend::automatic;
@@ -191,33 +191,33 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
   const int charges = dim + 1;                 // 1, then the coordinates relative to the center
   const int outputs = dim + 2;                 // w * 1, v * 1, v * y_c
 
-  // Per point: its box and the Lagrange weights of the box's nodes (products over the axes).
-  work.box_of.resize(n);
-  work.weights.resize(n * box_nodes);
-  parallel_for(0, n, [&](Index i) {
+  // A point's box and the Lagrange weights of the box's nodes (products over the axes).
+  auto locate = [&](Index i, double* weights) {
     std::array<double, 2 * 8> axis{};
     Index box = 0;
     for (int c = 0; c < dim; ++c) {
       const double t = (Y(i, c) - grid.origin[c]) / grid.interval_width;
       const Index b = std::clamp<Index>(Index(std::floor(t)), 0, intervals - 1);
-      lagrange_weights(t - double(b), p, axis.data() + c * p);
+      if (weights != nullptr) lagrange_weights(t - double(b), p, axis.data() + c * p);
       box = box * intervals + b;
     }
-    work.box_of[i] = box;
-    double* w = work.weights.data() + i * box_nodes;
-    if (dim == 1)
-      for (int k = 0; k < p; ++k) w[k] = axis[k];
-    else
+    if (weights != nullptr && dim == 1)
+      for (int k = 0; k < p; ++k) weights[k] = axis[k];
+    else if (weights != nullptr)
       for (int kx = 0; kx < p; ++kx)
-        for (int ky = 0; ky < p; ++ky) w[kx * p + ky] = axis[kx] * axis[p + ky];
-  }, 1024);
+        for (int ky = 0; ky < p; ++ky) weights[kx * p + ky] = axis[kx] * axis[p + ky];
+    return box;
+  };
+  work.box_of.resize(n);
+  parallel_for(0, n, [&](Index i) { work.box_of[i] = locate(i, nullptr); }, 1024);
   // Grid index of a box's first node, and of its node k relative to that.
   auto first_node = [&](Index box) { return dim == 1 ? box * p : (box / intervals) * p * M + (box % intervals) * p; };
   work.node_offset.resize(box_nodes);
   for (int k = 0; k < box_nodes; ++k) work.node_offset[k] = dim == 1 ? k : (k / p) * M + k % p;
 
   // The points of each box in increasing index (a counting sort): each box's nodes are its own, so
-  // the grid is filled box by box in parallel, summing in the same order on any thread count.
+  // the grid is filled box by box in parallel, summing in the same order on any thread count. The
+  // weights are stored in this order, which is the order they are read in.
   work.box_start.assign(boxes + 1, 0);
   work.by_box.resize(n);
   for (Index i = 0; i < n; ++i) ++work.box_start[work.box_of[i] + 1];
@@ -226,17 +226,20 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
   for (Index i = n - 1; i >= 0; --i) work.by_box[--work.box_start[work.box_of[i] + 1]] = i;
   for (Index b = 0; b < boxes; ++b) work.box_start[b] = work.box_start[b + 1];
   work.box_start[boxes] = n;
+  work.weights.resize(n * box_nodes);
+  parallel_for(0, n, [&](Index at) { locate(work.by_box[at], work.weights.data() + at * box_nodes); }, 1024);
+  // body(i, weights of i, first node of i's box) for every point, box by box.
   auto for_each_box = [&](auto&& body) {
     parallel_for(0, boxes, [&](Index b) {
       const Index first = first_node(b);
-      for (Index at = work.box_start[b]; at < work.box_start[b + 1]; ++at) body(work.by_box[at], first);
+      for (Index at = work.box_start[b]; at < work.box_start[b + 1]; ++at)
+        body(work.by_box[at], work.weights.data() + at * box_nodes, first);
     }, 64);
   };
   work.charge_grid.assign(charges * nodes, 0.0);
-  for_each_box([&](Index i, Index first) {
+  for_each_box([&](Index i, const double* w, Index first) {
     std::array<double, 3> q{1, 0, 0};
     for (int c = 0; c < dim; ++c) q[c + 1] = Y(i, c) - grid.center[c];
-    const double* w = work.weights.data() + i * box_nodes;
     for (int c = 0; c < charges; ++c) {
       double* grid_c = work.charge_grid.data() + c * nodes + first;
       for (int k = 0; k < box_nodes; ++k) grid_c[work.node_offset[k]] += w[k] * q[c];
@@ -318,8 +321,7 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
       work.self_kernel[k * box_nodes + l] = work.kernel_w[dx * M + dy];
     }
   work.z_terms.resize(n);
-  for_each_box([&](Index i, Index first) {
-    const double* w = work.weights.data() + i * box_nodes;
+  for_each_box([&](Index i, const double* w, Index first) {
     std::array<double, 4> phi{};
     double self = 0;
     for (int k = 0; k < box_nodes; ++k) {
