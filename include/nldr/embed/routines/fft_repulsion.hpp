@@ -307,8 +307,9 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
     real.resize(top_size);
     for (Index k = 0; k < spectrum_size; ++k) product[k] = charge[k] * kernel[k];
     fft.inverse_top(product.data(), real.data());
-    double* phi = work.potential.data() + o * nodes;
-    for (Index row = 0; row < rows; ++row) std::copy(real.data() + row * S, real.data() + row * S + M, phi + row * M);
+    // Stored node by node, the outputs of one node together: the gather below reads them at once.
+    for (Index row = 0; row < rows; ++row)
+      for (Index col = 0; col < M; ++col) work.potential[(row * M + col) * outputs + o] = real[row * S + col];
   }, 1);
 
   // Back to the points. The interpolated sums include j = i; its term is removed with the same
@@ -326,7 +327,7 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
     double self = 0;
     for (int k = 0; k < box_nodes; ++k) {
       const Index node = first + work.node_offset[k];
-      for (int o = 0; o < outputs; ++o) phi[o] += w[k] * work.potential[o * nodes + node];
+      for (int o = 0; o < outputs; ++o) phi[o] += w[k] * work.potential[node * outputs + o];
       double row = 0;
       for (int l = 0; l < box_nodes; ++l) row += work.self_kernel[k * box_nodes + l] * w[l];
       self += w[k] * row;
