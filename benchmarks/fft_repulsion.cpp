@@ -4,7 +4,8 @@
 // FFTW, with Eigen's FFT module, and of the brute-force sum, each side in its own process (this program
 // runs itself with --side). A call is timed as t-SNE makes it, after a first one that plans the FFTs,
 // with a kept workspace; the brute force beyond 10^4 points is timed on 2,000 rows and scaled to N.
-// Prints the grid, the times, their ratios, Z's relative difference and the load average.
+// Prints the grid, the wall times, their ratios, the CPU time of the FFTW side (all threads; on a loaded
+// machine closer to the work than the wall time), Z's relative difference and the load average.
 //
 //   bench_fft_repulsion [DIM] [REPEATS]          the table (default 2 5)
 //   bench_fft_repulsion --side fft|eigen|brute N DIM REPEATS
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -39,17 +41,18 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// One side: prints "seconds Z intervals".
+// One side: prints "wall-seconds cpu-seconds Z intervals" of one call.
 int run_side(const std::string& side, Eigen::Index n, int dim, int repeats) {
   const nldr::Matrix<double> Y = clusters(n, dim);
   nldr::Matrix<double> forces;
   double z = 0;
-  std::vector<double> seconds;
+  std::vector<double> seconds, cpu_seconds;
   if (side == "brute") {
     // Rows [0, rows) against all points; Z scaled to all rows when rows < n.
     const Eigen::Index rows = n <= 10000 ? n : 2000;
     for (int r = 0; r < std::max(1, repeats / 2); ++r) {
       nldr::Stopwatch clock;
+      const std::clock_t cpu = std::clock();
       std::vector<double> row_z(rows);
       forces.setZero(rows, dim);
       nldr::parallel_for(0, rows, [&](Eigen::Index i) {
@@ -68,8 +71,9 @@ int run_side(const std::string& side, Eigen::Index n, int dim, int repeats) {
       z = 0;
       for (double value : row_z) z += value;
       seconds.push_back(clock.seconds() * double(n) / double(rows));
+      cpu_seconds.push_back(double(std::clock() - cpu) / CLOCKS_PER_SEC * double(n) / double(rows));
     }
-    std::printf("%.6g %.17g 0\n", median(seconds), rows == n ? z : 0.0);
+    std::printf("%.6g %.6g %.17g 0\n", median(seconds), median(cpu_seconds), rows == n ? z : 0.0);
     return 0;
   }
   const nldr::detail::FftRepulsionSettings settings{
@@ -78,15 +82,17 @@ int run_side(const std::string& side, Eigen::Index n, int dim, int repeats) {
   z = nldr::detail::fft_repulsion(Y, 1, settings, forces, work);  // plans the FFTs, sizes the workspace
   for (int r = 0; r < repeats; ++r) {
     nldr::Stopwatch clock;
+    const std::clock_t cpu = std::clock();
     z = nldr::detail::fft_repulsion(Y, 1, settings, forces, work);
     seconds.push_back(clock.seconds());
+    cpu_seconds.push_back(double(std::clock() - cpu) / CLOCKS_PER_SEC);
   }
-  std::printf("%.6g %.17g %d\n", median(seconds), z, nldr::detail::fft_repulsion_grid(Y, settings).intervals);
+  std::printf("%.6g %.6g %.17g %d\n", median(seconds), median(cpu_seconds), z, nldr::detail::fft_repulsion_grid(Y, settings).intervals);
   return 0;
 }
 
 struct SideResult {
-  double seconds = NAN, z = NAN;
+  double seconds = NAN, cpu_seconds = NAN, z = NAN;
   int intervals = 0;
 };
 
@@ -95,7 +101,8 @@ SideResult run_in_own_process(const char* self, const std::string& side, Eigen::
                               std::to_string(dim) + " " + std::to_string(repeats);
   SideResult result;
   if (FILE* pipe = popen(command.c_str(), "r")) {
-    if (std::fscanf(pipe, "%lf %lf %d", &result.seconds, &result.z, &result.intervals) != 3) result.seconds = NAN;
+    if (std::fscanf(pipe, "%lf %lf %lf %d", &result.seconds, &result.cpu_seconds, &result.z, &result.intervals) != 4)
+      result.seconds = NAN;
     pclose(pipe);
   }
   return result;
@@ -111,14 +118,14 @@ int main(int argc, char** argv) {
   if (!nldr::detail::fftw_available()) std::printf("nldr was built without FFTW: the fftw column is Eigen's FFT too\n");
   std::printf("FFT repulsion, %d-D, a = 1, p = 3, %d threads, median of %d calls; load average %s\n", dim,
               nldr::max_threads(), repeats, load_average().c_str());
-  std::printf("%8s %9s %11s %11s %11s %10s %10s %12s\n", "N", "intervals", "fftw s", "eigen s", "brute s",
-              "brute/fftw", "eigen/fftw", "Z rel. diff");
+  std::printf("%8s %9s %9s %9s %9s %10s %10s %12s %12s\n", "N", "intervals", "fftw s", "eigen s", "brute s",
+              "brute/fftw", "eigen/fftw", "fftw cpu s", "Z rel. diff");
   for (const Eigen::Index n : {1000, 3000, 10000, 30000, 100000}) {
     const SideResult fftw = run_in_own_process(argv[0], "fft", n, dim, repeats);
     const SideResult eigen = run_in_own_process(argv[0], "eigen", n, dim, repeats);
     const SideResult brute = run_in_own_process(argv[0], "brute", n, dim, repeats);
-    std::printf("%8ld %9d %11.5f %11.5f %11.4f %10.1f %10.2f", long(n), fftw.intervals, fftw.seconds, eigen.seconds,
-                brute.seconds, brute.seconds / fftw.seconds, eigen.seconds / fftw.seconds);
+    std::printf("%8ld %9d %9.4f %9.4f %9.3f %10.1f %10.2f %12.4f", long(n), fftw.intervals, fftw.seconds, eigen.seconds,
+                brute.seconds, brute.seconds / fftw.seconds, eigen.seconds / fftw.seconds, fftw.cpu_seconds);
     if (brute.z > 0)
       std::printf(" %12.2e\n", std::abs(fftw.z - brute.z) / brute.z);
     else
