@@ -17,6 +17,9 @@ function(nldr_project_options target)
   if(TARGET nldr::cairo)  # optional: PNG and PDF plots
     target_link_libraries(${target} PRIVATE nldr::cairo)
   endif()
+  if(TARGET nldr::fftw)  # optional: FFTW for the FFT-accelerated t-SNE repulsion
+    target_link_libraries(${target} PRIVATE nldr::fftw)
+  endif()
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # GCC 12 reports false positives inside Eigen (SelfAdjointEigenSolver, JacobiSVD) and libstdc++

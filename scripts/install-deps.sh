@@ -16,6 +16,7 @@ packages=(
   libhnswlib-dev                                     # optional nldr::hnswlib: ApproximateKNearest
   libopenblas-dev                                    # optional nldr::openblas: GEMM of the exact neighbor search
   libcairo2-dev                                      # optional nldr::cairo: PNG and PDF plots
+  libfftw3-dev                                       # optional nldr::fftw: FFTs of the t-SNE repulsion
   libopenmpi-dev openmpi-bin petsc-dev slepc-dev     # optional nldr::mpi: distributed embedding, nldr-mpi
   pybind11-dev python3-dev                           # the Python package nldr (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-pytest  # ... its run-time needs and its tests
