@@ -159,10 +159,16 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
   std::vector<index_t> local_sources(sources.size());
   for (std::size_t r = 0; r < sources.size(); ++r) local_sources[r] = local.local[sources[r]];
   const detail::SourceBatches batches = detail::batch_sources(local, local_sources, lanes);
+  // The loop runs over the rows, so that progress comes in steps of about 1% of the sources; the
+  // row that starts a batch runs it, the others nothing.
+  std::vector<std::int64_t> batch_starting_at(std::size_t(rows), -1);
+  for (std::size_t b = 0; b + 1 < batches.begin.size(); ++b) batch_starting_at[batches.begin[b]] = std::int64_t(b);
   std::vector<detail::BatchedDijkstra> workspaces(std::size_t(std::max(1, max_threads())));
   parallel_for_reporting(
-      0, std::int64_t(batches.begin.size()) - 1,
-      [&](std::int64_t b) {
+      0, rows,
+      [&](std::int64_t row) {
+        const std::int64_t b = batch_starting_at[std::size_t(row)];
+        if (b < 0) return;
         index_t batch_sources[lanes];
         S* batch_rows[lanes];
         const std::size_t first = batches.begin[std::size_t(b)];
@@ -175,7 +181,7 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
         workspaces[std::size_t(thread_index())].run<S>(local, std::span<const index_t>(batch_sources, std::size_t(used)),
                                                        std::span<S* const>(batch_rows, std::size_t(used)));
       },
-      progress, "shortest paths", 1);
+      progress, "shortest paths", lanes);
   return result;
 }
 
