@@ -4,7 +4,8 @@
 Usage:  /usr/bin/python3 benchmarks/transform_compare.py NLDR_TOOL [speed|heldout|digits|all]
 
 speed:   10,000 new Swiss-roll points placed by a model fit on N training points (LLE N = 50,000,
-         Isomap N = 10,000, Laplacian Eigenmaps N = 50,000; k = 10, d = 2). nldr's figures: the tool's
+         Isomap N = 10,000 with double and with float geodesics, Laplacian Eigenmaps N = 50,000;
+         k = 10, d = 2). nldr's figures: the tool's
          own "transform" stage (in-library) and the whole `nldr transform` process (model load, CSV
          read and write included); scikit-learn's: its transform() call, in its own process, on the
          same points. Ratio = scikit-learn / nldr.
@@ -80,25 +81,28 @@ def speed(nldr, tmp):
     print("| method | N train | new points | nldr transform (in-library) | nldr transform (process) "
           "| scikit-learn transform | ratio (library) | ratio (process) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for method, n in (("lle", 50000), ("isomap", 10000), ("laplacian-eigenmaps", 50000)):
+    # Isomap twice: double geodesics (an 800 MB model file) and storage = float (400 MB).
+    for method, n, extra in (("lle", 50000, []), ("isomap", 10000, []), ("isomap", 10000, ["--storage", "float"]),
+                             ("laplacian-eigenmaps", 50000, [])):
         X, _ = generate(nldr, tmp, n + 10000, 11)
         train, new = os.path.join(tmp, "train.csv"), os.path.join(tmp, "new.csv")
         write(train, X[:n]), write(new, X[n:])
         model = os.path.join(tmp, "m.nldr")
         tool(nldr, "embed", "--in", train, "--out", os.path.join(tmp, "Y.csv"), "--method", method, "--k", "10",
-             "--save-model", model)
+             "--save-model", model, *extra)
+        label = f"{method} ({os.path.getsize(model) / 1e6:.0f} MB model{', float' if extra else ''})"
         t = time.perf_counter()
         report = tool(nldr, "transform", "--model", model, "--in", new, "--out", os.path.join(tmp, "Yn.csv"), "--json")
         process = time.perf_counter() - t
         library = report["times"]["transform"]
         if method == "laplacian-eigenmaps":  # scikit-learn's SpectralEmbedding has no transform
             sk = "n/a (no transform)"
-            print(f"| {method} | {n} | 10000 | {library:.3f} s | {process:.3f} s | {sk} | | |")
+            print(f"| {label} | {n} | 10000 | {library:.3f} s | {process:.3f} s | {sk} | | |")
             continue
         out = subprocess.run([PY, "-c", SKLEARN_TRANSFORM, "lle" if method == "lle" else "isomap", train, new, "10"],
                              check=True, capture_output=True, text=True).stdout
         sk = json.loads(out)["transform"]
-        print(f"| {method} | {n} | 10000 | {library:.3f} s | {process:.3f} s | {sk:.3f} s | {sk / library:.1f}x "
+        print(f"| {label} | {n} | 10000 | {library:.3f} s | {process:.3f} s | {sk:.3f} s | {sk / library:.1f}x "
               f"| {sk / process:.1f}x |")
 
 

@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build                               # toolchain
   libeigen3-dev libnanoflann-dev libspectra-dev      # required by the library
+  libxxhash-dev                                      # required: XXH3, the model files' checksum
   catch2                                             # tests (Catch2 2.13)
   libboost-dev libomp-dev libcli11-dev               # R*-tree index, OpenMP for clang, the nldr tool
   libsuitesparse-dev libopenblas0-pthread            # optional nldr::suitesparse: CHOLMOD, UMFPACK on OpenBLAS

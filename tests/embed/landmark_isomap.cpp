@@ -130,3 +130,22 @@ TEMPLATE_TEST_CASE("Landmark Isomap rejects bad input", "[landmark_isomap]", flo
   REQUIRE_THROWS_WITH((nldr::LandmarkIsomap{{.dim = 1, .landmarks = 4}}.fit(X, nldr::KNearest{2}(X))),
                       ContainsSubstring("sizes 6, 6"));
 }
+
+TEMPLATE_TEST_CASE("Landmark Isomap's geodesics to random landmarks are single-source Dijkstra's, bit for bit",
+                   "[landmark_isomap]", float, double) {
+  // The landmarks run eight per pass of the renumbered graph (docs/methods/isomap.md, "Shortest
+  // paths"); the reference runs Dijkstra from each landmark alone on the graph as numbered.
+  const auto data = nldr::datasets::swiss_roll<TestType>({.n = 1500, .seed = 8});
+  const auto graph = nldr::KNearest{9}(data.points);
+  const auto model = nldr::LandmarkIsomap{{.dim = 2, .landmarks = 37}}.fit(data.points, graph);
+  const auto symmetric = nldr::routines::geodesic_graph<TestType>(data.points, graph, nldr::EdgeLengths::euclidean);
+  nldr::detail::DijkstraWorkspace single;
+  std::vector<TestType> row(1500);
+  for (std::size_t a = 0; a < model.landmarks.size(); ++a) {
+    single.run(symmetric, model.landmarks[a], std::span<TestType>(row));
+    for (int j = 0; j < 1500; ++j) {
+      INFO("landmark " << a << ", point " << j);
+      REQUIRE(model.geodesics_to_landmarks(j, Eigen::Index(a)) == row[std::size_t(j)]);
+    }
+  }
+}

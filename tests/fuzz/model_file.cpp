@@ -35,9 +35,12 @@ void check(const std::string& bytes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
-  // Odd-sized inputs get a valid checksum, so that mutations inside the body are parsed.
-  if (size >= 8 && size % 2 == 1) {
-    const std::uint64_t sum = nldr::detail::fnv1a(std::string_view(bytes).substr(0, size - 8));
+  // Odd-sized inputs get a valid checksum (that of the version they claim), so that mutations
+  // inside the body are parsed.
+  if (size >= 12 + 8 && size % 2 == 1) {
+    std::uint32_t version = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    const std::uint64_t sum = nldr::detail::model_checksum(version, std::string_view(bytes).substr(0, size - 8));
     std::memcpy(bytes.data() + size - 8, &sum, 8);
   }
   check<float>(bytes);

@@ -5,6 +5,7 @@
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/shortest_paths.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -119,4 +120,87 @@ TEMPLATE_TEST_CASE("shortest_paths rejects bad sources and oversized requests", 
   // 10 x 10 doubles = 800 bytes > a 100-byte limit: refused before allocating, naming the alternative.
   REQUIRE_THROWS_AS(nldr::all_pairs_shortest_paths<double>(graph, 100), nldr::memory_limit_exceeded);
   REQUIRE_THROWS_WITH(nldr::all_pairs_shortest_paths<double>(graph, 100), ContainsSubstring("landmarks"));
+}
+
+namespace {
+
+// A graph whose lengths come from {0.1, 0.2, 0.3, 0.7} (or small integers): many paths of equal
+// length in exact arithmetic whose double sums round differently by the order of their edges, so
+// the order a method forms the sums in shows in the last bits.
+template <class T>
+nldr::NeighborGraph<T> tied_graph(int n, int degree, bool integers, bool symmetric, std::uint64_t seed) {
+  nldr::Random random(seed);
+  const double fractions[] = {0.1, 0.2, 0.3, 0.7};
+  std::vector<std::vector<std::pair<nldr::index_t, T>>> lists(n);
+  for (int i = 0; i < n; ++i)
+    for (int e = 0; e < degree; ++e) {
+      const int j = int(random.below(std::uint64_t(n)));
+      if (j == i) continue;
+      const double w = integers ? double(1 + random.below(3)) : fractions[random.below(4)];
+      lists[i].emplace_back(j, T(w));
+      if (symmetric) lists[j].emplace_back(i, T(w));
+    }
+  for (auto& list : lists) {  // from_lists wants each neighbor once
+    std::sort(list.begin(), list.end(), [](auto a, auto b) { return a.first < b.first; });
+    list.erase(std::unique(list.begin(), list.end(), [](auto a, auto b) { return a.first == b.first; }), list.end());
+  }
+  return nldr::NeighborGraph<T>::from_lists(lists);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("the batched runs give single-source Dijkstra's distances bit for bit, at any thread count",
+                   "[shortest_paths]", float, double) {
+  // The reference: DijkstraWorkspace, Dijkstra from one source on the graph as numbered. The batched
+  // runs renumber the graph, group the sources and pass several at once (label correcting), so equal
+  // bits hold only because every correct method reaches the same fixed point of fl(d(i) + w(i, j)).
+  const int threads = nldr::max_threads();
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const int n = 300 + 37 * int(seed);
+    const bool symmetric = seed % 4 != 1;  // directed graphs too (some points unreachable)
+    const auto graph = tied_graph<TestType>(n, seed % 2 == 0 ? 3 : 5, seed % 3 == 0, symmetric, seed);
+    nldr::Random random(seed + 100);
+    std::vector<nldr::index_t> sources;
+    for (int r = 0; r < 8 * int(seed) + 3; ++r) sources.push_back(nldr::index_t(random.below(std::uint64_t(n))));
+    sources.push_back(sources.front());  // a repeated source
+    for (const int t : {1, 2}) {
+      nldr::set_threads(t);
+      const auto batched = nldr::shortest_paths<TestType>(graph, sources);
+      nldr::detail::DijkstraWorkspace single;
+      std::vector<TestType> row(static_cast<std::size_t>(n));
+      for (std::size_t r = 0; r < sources.size(); ++r) {
+        single.run(graph, sources[r], std::span<TestType>(row));
+        INFO("seed " << seed << ", source " << sources[r] << ", threads " << t);
+        for (int j = 0; j < n; ++j)
+          if (!(batched(Eigen::Index(r), j) == row[std::size_t(j)] ||
+                (std::isinf(row[std::size_t(j)]) && std::isinf(batched(Eigen::Index(r), j)))))
+            FAIL("distance to " << j << ": " << batched(Eigen::Index(r), j) << " against " << row[std::size_t(j)]);
+      }
+    }
+  }
+  nldr::set_threads(threads);
+}
+
+TEST_CASE("all-pairs batches on a disconnected graph give every component its own distances", "[shortest_paths]") {
+  // Two copies of a random graph side by side: no path between them, and inside each copy the
+  // distances of the copy alone.
+  const auto part = tied_graph<double>(150, 4, false, true, 21);
+  std::vector<std::vector<std::pair<nldr::index_t, double>>> lists(300);
+  for (int i = 0; i < 150; ++i) {
+    const auto nb = part.neighbors(i);
+    const auto len = part.distances(i);
+    for (std::size_t e = 0; e < nb.size(); ++e) {
+      lists[i].emplace_back(nb[e], len[e]);
+      lists[i + 150].emplace_back(nb[e] + 150, len[e]);
+    }
+  }
+  const auto whole = nldr::all_pairs_shortest_paths<double>(nldr::NeighborGraph<double>::from_lists(lists));
+  const auto alone = nldr::all_pairs_shortest_paths<double>(part);
+  for (int i = 0; i < 150; ++i)
+    for (int j = 0; j < 150; ++j) {
+      REQUIRE(whole(i, j) == alone(i, j));
+      REQUIRE(whole(i + 150, j + 150) == alone(i, j));
+      REQUIRE(std::isinf(whole(i, j + 150)));
+      REQUIRE(std::isinf(whole(i + 150, j)));
+    }
 }

@@ -10,8 +10,10 @@
 #include <nldr/registry/selectors.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <unistd.h>
@@ -36,9 +38,12 @@ nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& 
   return entry.fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, values);
 }
 
-/// `bytes` with a valid checksum again after an edit, so that the check after it is what fails.
+/// `bytes` with a valid checksum (of the version they claim) again after an edit, so that the
+/// check after it is what fails.
 std::string rechecksummed(std::string bytes) {
-  const std::uint64_t sum = nldr::detail::fnv1a(std::string_view(bytes).substr(0, bytes.size() - 8));
+  std::uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  const std::uint64_t sum = nldr::detail::model_checksum(version, std::string_view(bytes).substr(0, bytes.size() - 8));
   std::memcpy(bytes.data() + bytes.size() - 8, &sum, 8);
   return bytes;
 }
@@ -109,7 +114,7 @@ TEST_CASE("a damaged or foreign model file is an io_error naming the fault", "[m
   CHECK_THROWS_CONTAINING(nldr::load_model<double>("/nonexistent/m.nldr"), nldr::io_error, "cannot be opened");
 }
 
-TEMPLATE_TEST_CASE("an input projection (--pca) is kept in the file, applied by transform, and marks version 2",
+TEMPLATE_TEST_CASE("an input projection (--pca) is kept in the file and applied by transform",
                    "[model-file]", float, double) {
   using T = TestType;
   const auto roll = nldr::datasets::swiss_roll<T>({.n = 150, .seed = 5});
@@ -130,8 +135,8 @@ TEMPLATE_TEST_CASE("an input projection (--pca) is kept in the file, applied by 
                           "projected to 3 by PCA");
 
   const std::string with = nldr::model_bytes(model), without = nldr::model_bytes(plain);
-  CHECK(with[8] == 2);     // format version 2: a version-1 reader would ignore the projection
-  CHECK(without[8] == 1);  // readable by version-1 readers
+  CHECK(with[8] == char(nldr::kModelFormatVersion));
+  CHECK(without[8] == char(nldr::kModelFormatVersion));
   const auto loaded = nldr::model_from_bytes<T>(with, "m.nldr");
   REQUIRE(loaded.input_projection().has_value());
   CHECK((loaded.transform(X_new).array() == expected.array()).all());
@@ -141,4 +146,75 @@ TEMPLATE_TEST_CASE("an input projection (--pca) is kept in the file, applied by 
   mismatched.set_input_projection({nldr::Vector<T>(mean.head(4)), A});
   CHECK_THROWS_CONTAINING(nldr::model_from_bytes<T>(nldr::model_bytes(mismatched), "m.nldr"), nldr::io_error,
                           "input projection");
+}
+
+TEST_CASE("the checksums are XXH3-64 (format 3) and FNV-1a 64 (formats 1 and 2)", "[model-file]") {
+  // Published test vectors: XXH3_64bits of no bytes (xxHash's sanity checks), FNV-1a 64 of "" and "a".
+  CHECK(nldr::detail::model_checksum(3, "") == 0x2D06800538D394C2ull);
+  CHECK(nldr::detail::model_checksum(2, "") == 0xcbf29ce484222325ull);
+  CHECK(nldr::detail::model_checksum(1, "a") == 0xaf63dc4c8601ec8cull);
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 100, .seed = 6});
+  const std::string bytes = nldr::model_bytes(small_model<double>("lle", roll.points));
+  CHECK(bytes[8] == 3);
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
+  CHECK(stored == XXH3_64bits(bytes.data(), bytes.size() - 8));
+}
+
+TEMPLATE_TEST_CASE("files of format versions 1 and 2 still load", "[model-file]", float, double) {
+  using T = TestType;
+  const auto roll = nldr::datasets::swiss_roll<T>({.n = 120, .seed = 7});
+  const nldr::Matrix<T> X_new = roll.points.topRows(5).array() + T(0.02);
+  for (const std::string method : {"isomap", "landmark-isomap", "lle"}) {
+    CAPTURE(method);
+    const auto model = small_model<T>(method, roll.points);
+    // Versions 1 and 2 differ from 3 only in the version and the checksum (FNV-1a).
+    for (const char version : {1, 2}) {
+      std::string old = nldr::model_bytes(model);
+      old[8] = version;
+      const std::uint64_t sum = nldr::detail::fnv1a(std::string_view(old).substr(0, old.size() - 8));
+      std::memcpy(old.data() + old.size() - 8, &sum, 8);
+      const auto loaded = nldr::model_from_bytes<T>(old, "old.nldr");
+      CHECK((loaded.coordinates().array() == model.coordinates().array()).all());
+      CHECK((loaded.transform(X_new).array() == model.transform(X_new).array()).all());
+      // An old file's FNV-1a checksum is not accepted as XXH3, nor the other way round.
+      old[8] = 3;
+      CHECK_THROWS_CONTAINING(nldr::model_from_bytes<T>(old, "old.nldr"), nldr::io_error, "checksum");
+    }
+  }
+}
+
+TEST_CASE("model files written by the previous version (format 1) load and place their training points",
+          "[model-file]") {
+  // tests/data/models: written by nldr before format 3 (the fuzz seeds of 2026-11-27, FNV-1a).
+  const char* env = std::getenv("NLDR_TEST_DATA");
+  const std::filesystem::path data =
+      env != nullptr ? std::filesystem::path(env) : std::filesystem::path(__FILE__).parent_path().parent_path() / "data";
+  for (const char* name : {"isomap-format-1.nldr", "landmark-isomap-format-1.nldr"}) {
+    CAPTURE(name);
+    const std::filesystem::path path = data / "models" / name;
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in.get() == 'N');
+    in.seekg(8);
+    CHECK(in.get() == 1);
+    const auto model = nldr::load_model<double>(path.string());
+    // A training point is its own nearest neighbor at distance 0, so transform gives its fitted
+    // coordinates back (to the tolerance of tests/embed/transform.cpp: 1e-10 of the spread).
+    const auto* isomap = model.get<nldr::IsomapModel<double>>();
+    const auto* landmark = model.get<nldr::LandmarkIsomapModel<double>>();
+    REQUIRE((isomap != nullptr || landmark != nullptr));
+    const nldr::Matrix<double> training =
+        isomap != nullptr ? isomap->training.points.points() : landmark->training.points.points();
+    const double spread = (model.coordinates().colwise().maxCoeff() - model.coordinates().colwise().minCoeff()).maxCoeff();
+    CHECK((model.transform(training) - model.coordinates()).cwiseAbs().maxCoeff() <= 1e-10 * spread);
+  }
+}
+
+TEST_CASE("load_model reads an empty file and a non-regular file without mapping them", "[model-file]") {
+  const auto path = std::filesystem::temp_directory_path() / ("nldr-test-empty-" + std::to_string(::getpid()) + ".nldr");
+  { std::ofstream(path, std::ios::binary); }
+  CHECK_THROWS_CONTAINING(nldr::load_model<double>(path.string()), nldr::io_error, "NLDRMODL");
+  std::filesystem::remove(path);
+  // /dev/null is a character device: read, not mapped, and empty.
+  CHECK_THROWS_CONTAINING(nldr::load_model<double>("/dev/null"), nldr::io_error, "NLDRMODL");
 }

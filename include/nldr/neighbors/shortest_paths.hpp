@@ -1,5 +1,7 @@
-// Shortest-path (graph geodesic) distances on a NeighborGraph: Dijkstra (1959) with an indexed 4-ary heap
-// from each source, O(E log N) per source, sources in parallel on the CSR arrays. Never
+// Shortest-path (graph geodesic) distances on a NeighborGraph: Dijkstra (1959) with an indexed 4-ary heap,
+// O(E log N) per source. Many sources run in batches of eight through one pass of the graph,
+// renumbered for locality (detail/batched_dijkstra.hpp), batches in parallel; one source runs
+// through DijkstraWorkspace, the plain single-source form (and the tests' reference). Never
 // Floyd-Warshall (O(N^3)); Isomap needs all sources, Landmark Isomap only a few.
 #pragma once
 
@@ -8,6 +10,7 @@
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/neighbors/detail/batched_dijkstra.hpp>
 #include <nldr/neighbors/graph.hpp>
 
 #include <algorithm>
@@ -119,10 +122,14 @@ class DijkstraWorkspace {
 /// Shortest-path distances from each of `sources` to every point: a |sources| x N matrix whose row
 /// r holds the distances from sources[r] (+infinity where unreachable). Edges are followed as the
 /// lists hold them (symmetrize a directed graph first for undirected geodesics). S is the storage
-/// type of the result (float halves the memory; sums are formed in double). Sources run in
-/// parallel; the result does not depend on the thread count.
-/// Cost: O(|sources| E log N) time, |sources| N sizeof(S) bytes, checked before allocation
-/// against `memory_limit` bytes (0: the memory available now).
+/// type of the result (float halves the memory; sums are formed in double). The sources run in
+/// batches of eight sources that lie near each other (detail/batched_dijkstra.hpp), batches in
+/// parallel; each distance is the one
+/// Dijkstra from that source alone gives, bit for bit, whatever the thread count.
+/// Cost: O(|sources| E log N) time at worst (each vertex is scanned at most eight times per batch;
+/// about once or twice when the sources are neighbors), |sources| N sizeof(S) bytes for the result,
+/// checked before allocation against `memory_limit` bytes (0: the memory available now), plus
+/// 8 N doubles per thread and the renumbered graph.
 /// `progress` (optional, core/progress.hpp) hears the fraction of sources done after each block of
 /// about 1% of them, from the calling thread.
 /// \throws nldr::invalid_argument ("sources": index out of range), nldr::memory_limit_exceeded,
@@ -146,13 +153,35 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
                detail::concat("shortest paths (", rows, " x ", n, " matrix)"),
                "use fewer sources (e.g. landmarks) or float storage", memory_limit);
   Matrix<S> result(rows, n);
-  std::vector<detail::DijkstraWorkspace> workspaces(std::size_t(std::max(1, max_threads())));
+  if (rows == 0) return result;
+  const detail::LocalGraph local = detail::LocalGraph::of(graph);
+  constexpr int lanes = detail::BatchedDijkstra::lanes;
+  std::vector<index_t> local_sources(sources.size());
+  for (std::size_t r = 0; r < sources.size(); ++r) local_sources[r] = local.local[sources[r]];
+  const detail::SourceBatches batches = detail::batch_sources(local, local_sources, lanes);
+  // The loop runs over the rows, so that progress comes in steps of about 1% of the sources; the
+  // row that starts a batch runs it, the others nothing.
+  std::vector<std::int64_t> batch_starting_at(std::size_t(rows), -1);
+  for (std::size_t b = 0; b + 1 < batches.begin.size(); ++b) batch_starting_at[batches.begin[b]] = std::int64_t(b);
+  std::vector<detail::BatchedDijkstra> workspaces(std::size_t(std::max(1, max_threads())));
   parallel_for_reporting(
       0, rows,
-      [&](std::int64_t r) {
-        workspaces[std::size_t(thread_index())].run(graph, sources[r], std::span<S>(result.row(r).data(), std::size_t(n)));
+      [&](std::int64_t row) {
+        const std::int64_t b = batch_starting_at[std::size_t(row)];
+        if (b < 0) return;
+        index_t batch_sources[lanes];
+        S* batch_rows[lanes];
+        const std::size_t first = batches.begin[std::size_t(b)];
+        const int used = int(batches.begin[std::size_t(b) + 1] - first);
+        for (int l = 0; l < used; ++l) {
+          const std::int64_t r = batches.rows[first + std::size_t(l)];
+          batch_sources[l] = local_sources[std::size_t(r)];
+          batch_rows[l] = result.row(r).data();
+        }
+        workspaces[std::size_t(thread_index())].run<S>(local, std::span<const index_t>(batch_sources, std::size_t(used)),
+                                                       std::span<S* const>(batch_rows, std::size_t(used)));
       },
-      progress, "shortest paths", 4);
+      progress, "shortest paths", lanes);
   return result;
 }
 

@@ -6,35 +6,35 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/io/atomic_file.hpp>
+#include <nldr/io/mapped_file.hpp>
 #include <nldr/registry/any_model.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/model_format.hpp>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
 
 namespace nldr {
 
-/// The bytes of a model file for `model`.
+/// The bytes of a model file for `model` (format version kModelFormatVersion).
 template <Real T>
 std::string model_bytes(const AnyModel<T>& model) {
-  detail::ModelWriter body;
-  model.write_fields(body);
   detail::ModelWriter out;
   out.bytes.append(kModelMagic);
-  out.put(std::uint32_t(model.input_projection() ? 2 : 1));
+  out.put(kModelFormatVersion);
   out.put(std::uint8_t(sizeof(T)));
   out.put_text(model.method());
   out.put(std::uint32_t(model.parameters().size()));
   for (const auto& [name, value] : model.parameters()) out.put_text(name), out.put_text(value);
-  out.put(body.fields);
-  out.bytes += body.bytes;
-  out.put(detail::fnv1a(out.bytes));
+  // The fields go straight after their count, which is patched in once known (no second copy of
+  // an Isomap model's N x N geodesics).
+  const std::size_t count_at = out.bytes.size();
+  out.put(std::uint32_t(0));
+  model.write_fields(out);
+  std::memcpy(out.bytes.data() + count_at, &out.fields, sizeof out.fields);
+  out.put(detail::model_checksum(kModelFormatVersion, out.bytes));
   return std::move(out.bytes);
 }
 
@@ -54,7 +54,7 @@ AnyModel<T> model_from_bytes(std::string_view bytes, const std::string& source =
   if (version == 0) in.fail("format version 0 does not exist");
   std::uint64_t stored = 0;
   std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (stored != detail::fnv1a(bytes.substr(0, bytes.size() - 8)))
+  if (stored != detail::model_checksum(version, bytes.substr(0, bytes.size() - 8)))
     in.fail("its checksum does not match (the file is truncated or corrupted)");
   detail::ByteReader body(bytes.substr(0, bytes.size() - 8), source);
   (void)body.take(kModelMagic.size() + 4, "the header");
@@ -104,21 +104,13 @@ void save_model(const AnyModel<T>& model, const std::string& path) {
   file.commit();
 }
 
-/// Reads a model of scalar T written by save_model. \throws nldr::io_error naming the path and the fault.
+/// Reads a model of scalar T written by save_model. The file is mapped into memory, not read
+/// into a buffer: the checksum runs over the map and each matrix is copied once, into place.
+/// \throws nldr::io_error naming the path and the fault.
 template <Real T = double>
 AnyModel<T> load_model(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) throw io_error(detail::concat(path, ": cannot be opened: ", std::strerror(errno)));
-  std::string bytes;
-  std::error_code size_error;
-  const auto size = std::filesystem::file_size(path, size_error);
-  if (!size_error) bytes.reserve(std::size_t(size));
-  char buffer[1 << 16];
-  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) bytes.append(buffer, got);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) throw io_error(detail::concat(path, ": read failed"));
-  return model_from_bytes<T>(bytes, path);
+  const io::MappedFile file(path);
+  return model_from_bytes<T>(file.bytes(), path);
 }
 
 }  // namespace nldr
