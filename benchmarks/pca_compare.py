@@ -9,11 +9,14 @@ For each dtype, runs pca_sklearn.py (PCA(dim, svd_solver="randomized").fit_trans
 bench_pca_fashion_mnist with each algorithm, every run in its own process, alternating the two
 sides, and prints a markdown table of the best of `repeats` wall times, the ratio (scikit-learn /
 nldr), the explained-variance ratio of the dim components and the last component's variance (the
-covariance path is exact: the others' distance from it is their accuracy), and the load average.
+covariance path is exact: the others' distance from it is their accuracy), and the load average,
+after the calibration line of spectral_compare.py (scikit-learn's LLE fit of 10^4 Swiss-roll points).
 """
 import argparse
 import os
 import subprocess
+
+from spectral_compare import calibration_line
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -32,6 +35,7 @@ def main():
     parser.add_argument("--algorithms", default="automatic,covariance,randomized")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    print(calibration_line(), flush=True)
     print(f"| dtype | nldr path | nldr (s) | sklearn (s) | ratio | explained nldr / sklearn | "
           f"last variance nldr / sklearn | load (1, 5 min) |")
     print("|---|---|---|---|---|---|---|---|")
