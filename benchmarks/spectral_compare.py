@@ -30,6 +30,15 @@ def parse_line(text):
     return dict(item.split("=", 1) for item in text.split())
 
 
+def calibration_line():
+    """scikit-learn's standard LLE fit of 10^4 Swiss-roll points in its own process: the machine's speed."""
+    out = subprocess.run([sys.executable, os.path.join(HERE, "spectral_sklearn.py"), "--calibrate"], check=True,
+                         capture_output=True, text=True).stdout
+    with open("/proc/loadavg") as load:
+        return (f"calibration: scikit-learn LLE fit of 10^4 Swiss-roll points {parse_line(out)['seconds'][:5]} s "
+                f"(load average {' '.join(load.read().split()[:2])})\n")
+
+
 def residual_variance(truth, Y):
     r = np.corrcoef(pdist(truth), pdist(Y))[0, 1]
     return 1 - r * r
@@ -46,6 +55,7 @@ def main():
     parser.add_argument("--workdir", default="/tmp/nldr-spectral")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
+    print(calibration_line(), flush=True)
     print("| method | N | nldr (s) | sklearn (s) | ratio | nldr RSS (MiB) | sklearn RSS (MiB) | nldr stages: "
           "neighbors / weights / assembly / eigensolve (factorization) | T(10) nldr / sklearn | "
           "residual variance nldr / sklearn |")

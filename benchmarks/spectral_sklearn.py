@@ -11,6 +11,12 @@ LocallyLinearEmbedding(method=standard|modified|hessian|ltsa, n_neighbors=k, reg
 SpectralEmbedding(affinity='nearest_neighbors', n_neighbors=k, eigen_solver='arpack') for laplacian
 (its default affinity: 0/1 weights, 0.5 where only one point lists the other).
 One case per process, so the peak memory is that case's.
+
+    /usr/bin/python3 spectral_sklearn.py --calibrate
+
+prints seconds=<the same standard LLE's fit_transform of make_swiss_roll(10000, random_state=0)>: the
+machine's speed on the day (it varies 2x between machines and days), which the compare scripts print
+beside their absolute figures.
 """
 import argparse
 import resource
@@ -31,13 +37,20 @@ def peak_rss_mib():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--n", type=int, required=True)
-    parser.add_argument("--method", required=True)
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--data")
+    parser.add_argument("--n", type=int)
+    parser.add_argument("--method", default="lle")
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--out")
     args = parser.parse_args()
-    X = np.fromfile(args.data, dtype="<f8", count=args.n * 3).reshape(args.n, 3)
+    if args.calibrate:
+        from sklearn.datasets import make_swiss_roll
+        X = make_swiss_roll(10000, random_state=0)[0]
+    elif args.data is None or args.n is None:
+        parser.error("--data and --n are required unless --calibrate")
+    else:
+        X = np.fromfile(args.data, dtype="<f8", count=args.n * 3).reshape(args.n, 3)
     if args.method == "laplacian":
         estimator = SpectralEmbedding(n_components=2, affinity="nearest_neighbors", n_neighbors=args.k,
                                       eigen_solver="arpack", random_state=0)
@@ -48,6 +61,9 @@ def main():
     start = time.perf_counter()
     Y = estimator.fit_transform(X)
     seconds = time.perf_counter() - start
+    if args.calibrate:
+        print(f"seconds={seconds:.6f}")
+        return
     peak_mib = peak_rss_mib()
     if args.out:
         np.ascontiguousarray(Y, dtype="<f8").tofile(args.out)

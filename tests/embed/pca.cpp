@@ -1,10 +1,12 @@
 // PCA against data built with a known covariance (closed-form components and variances).
 #include "catch.hpp"
 
+#include <nldr/core/parallel.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/embed/pca.hpp>
 
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -42,6 +44,12 @@ KnownPca known_pca(int n, int d, const Eigen::VectorXd& s, std::uint64_t seed) {
 // |cos| of the angle between two directions: 1 when they agree up to sign.
 double alignment(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return std::abs(a.dot(b)) / (a.norm() * b.norm());
+}
+
+// sin of the largest principal angle between the column spaces of two orthonormal D x d bases.
+double largest_angle_sine(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  const Eigen::MatrixXd outside = b - a * (a.transpose() * b);
+  return Eigen::JacobiSVD<Eigen::MatrixXd>(outside).singularValues()(0);
 }
 
 }  // namespace
@@ -95,6 +103,55 @@ TEMPLATE_TEST_CASE("PCA randomized path matches the known axes on 300-D data", "
   REQUIRE_THAT((exact.coordinates - pca.coordinates).template cast<double>().norm() /
                    exact.coordinates.template cast<double>().norm(),
                WithinAbs(0.0, tolerance));
+}
+
+TEMPLATE_TEST_CASE("PCA randomized path agrees with the exact covariance path on 10 of 300 axes", "[pca]", float,
+                   double) {
+  // s_k = 100 * 0.8^k: the 10th variance is 1/300 of the first. D = 300 > 200 puts the covariance
+  // path on Lanczos; 5000 rows make the products sum over three row blocks.
+  Eigen::VectorXd s(300);
+  for (int k = 0; k < 300; ++k) s[k] = 100 * std::pow(0.8, k);
+  const KnownPca known = known_pca(5000, 300, s, 12);
+  const nldr::Matrix<TestType> X = known.points.cast<TestType>();
+  const auto exact = nldr::Pca{{.dim = 10, .algorithm = nldr::PcaAlgorithm::covariance}}.fit(X);
+  const auto fast = nldr::Pca{{.dim = 10, .algorithm = nldr::PcaAlgorithm::randomized}}.fit(X);
+  REQUIRE(exact.diagnostics.solver == "covariance");
+  REQUIRE(fast.diagnostics.solver == "randomized-svd");
+  // The exact path against the known axes: the input's rounding to float (relative 6e-8, but
+  // mean |x| / s_10 ~ 5 / 0.13 amplifies it) bounds its error near 1e-5; double's near 1e-12.
+  const double exact_tolerance = std::is_same_v<TestType, float> ? 1e-4 : 1e-9;
+  const Eigen::MatrixXd exact_axes = exact.components.transpose().template cast<double>();
+  const Eigen::MatrixXd fast_axes = fast.components.transpose().template cast<double>();
+  REQUIRE(largest_angle_sine(known.axes.leftCols(10), exact_axes) < exact_tolerance);
+  // Randomized against exact: Halko et al. (2011) Thm 9.2 bound the subspace error by
+  // (s_21 / s_10)^(2 q + 1) = 0.8^(11 * 9) ~ 2e-10 with l = 20 and q = 4; float rounding of the
+  // products (eps (s_1 / s_10)^2 ~ 5e-6, pca.hpp) dominates there.
+  const double tolerance = std::is_same_v<TestType, float> ? 1e-3 : 1e-8;
+  REQUIRE(largest_angle_sine(exact_axes, fast_axes) < tolerance);
+  for (int k = 0; k < 10; ++k) {
+    REQUIRE_THAT(double(fast.explained_variance[k]), WithinRel(double(exact.explained_variance[k]), tolerance));
+    REQUIRE_THAT(double(exact.explained_variance[k]), WithinRel(known.variance[k], exact_tolerance));
+  }
+  REQUIRE_THAT(double(fast.explained_variance_ratio.sum()),
+               WithinRel(double(exact.explained_variance_ratio.sum()), tolerance));
+}
+
+TEMPLATE_TEST_CASE("PCA results do not depend on the thread count", "[pca]", float, double) {
+  // 5000 rows: three row blocks of the products (embed/detail/dense_products.hpp).
+  Eigen::VectorXd s(300);
+  for (int k = 0; k < 300; ++k) s[k] = 100 * std::pow(0.9, k);
+  const nldr::Matrix<TestType> X = known_pca(5000, 300, s, 5).points.cast<TestType>();
+  const int saved = nldr::max_threads();
+  for (const auto solver : {nldr::PcaAlgorithm::covariance, nldr::PcaAlgorithm::randomized}) {
+    nldr::set_threads(1);
+    const auto one = nldr::Pca{{.dim = 5, .algorithm = solver}}.fit(X);
+    nldr::set_threads(3);
+    const auto three = nldr::Pca{{.dim = 5, .algorithm = solver}}.fit(X);
+    nldr::set_threads(saved);
+    REQUIRE(one.coordinates == three.coordinates);
+    REQUIRE(one.components == three.components);
+    REQUIRE(one.explained_variance == three.explained_variance);
+  }
 }
 
 TEMPLATE_TEST_CASE("PCA transform of the training points equals the fit output", "[pca]", float, double) {

@@ -1,11 +1,12 @@
 // Principal component analysis (Pearson 1901; Hotelling 1933; docs/algorithms.md sec. 3.1).
-// Two paths, chosen automatically:
+// Two paths, chosen automatically, both on BLAS products in the data's scalar (float data stays
+// float; embed/detail/dense_products.hpp), with the small decompositions in double:
 //  - covariance: eigen-decomposition of the D x D covariance C = Xc^T Xc / (N - 1), O(N D^2 + D^3);
 //    exact, the right choice for small D;
 //  - randomized: truncated SVD by randomized subspace iteration (Halko, Martinsson & Tropp 2011,
-//    Algorithms 4.4 and 5.1): l = dim + oversampling Gaussian test vectors, q power iterations
-//    with QR re-orthonormalization, then the SVD of the small l x D matrix Q^T Xc; O(N D l q).
-//    The right choice for large D (e.g. 784-D images) when dim is small.
+//    Algorithm 4.4) with l = dim + oversampling Gaussian test vectors and q power iterations, then
+//    Rayleigh-Ritz on the l-dimensional subspace found; O(N D l q). The right choice for large D
+//    (e.g. 784-D images) when dim is small.
 // Variances use the N - 1 normalization, as scikit-learn's explained_variance_.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
+#include <nldr/embed/detail/dense_products.hpp>
 #include <nldr/embed/detail/signs.hpp>
 #include <nldr/embed/embedder.hpp>
 #include <nldr/embed/embedding.hpp>
@@ -23,7 +25,8 @@
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
-#include <Eigen/SVD>
+#include <Spectra/MatOp/DenseSymMatProd.h>
+#include <Spectra/SymEigsSolver.h>
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
@@ -34,8 +37,8 @@ namespace nldr {
 
 /// Which PCA algorithm runs.
 enum class PcaAlgorithm {
-  automatic,   ///< covariance when D <= 256 or dim + oversampling > D / 4, else randomized
-  covariance,  ///< exact: D x D covariance eigen-decomposition
+  automatic,   ///< the fewer flops: covariance when D <= 2 (2 q + 3) l (l = dim + oversampling), else randomized
+  covariance,  ///< exact: eigenpairs of the D x D covariance
   randomized,  ///< approximate: randomized truncated SVD (accuracy set by oversampling, power_iterations)
 };
 
@@ -131,29 +134,40 @@ struct Pca {
 
     PcaModel<T> model;
     Stopwatch watch;
-    const Eigen::RowVectorXd mean = X.template cast<double>().colwise().mean();
-    const Eigen::MatrixXd centered = X.template cast<double>().rowwise() - mean;
-    model.total_variance = centered.squaredNorm() / double(n - 1);
+    // The centered copy is in T (float data: half the memory, and every product below runs in
+    // float on the BLAS); the mean and the total variance are summed in double.
+    // Row by row: contiguous for row-major input (Eigen's colwise() on it strides).
+    Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(d);
+    for (Eigen::Index i = 0; i < n; ++i) mean += X.row(i).template cast<double>();
+    mean /= double(n);
+    Matrix<T> centered(n, d);
+    double squares = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      centered.row(i) = (X.row(i).template cast<double>() - mean).template cast<T>();
+      squares += centered.row(i).template cast<double>().squaredNorm();
+    }
+    model.total_variance = squares / double(n - 1);
     model.times.add("centering", watch.seconds());
     report_progress(options.progress, 0.1, "PCA");
 
     watch.restart();
+    // automatic: the fewer flops. The covariance costs N D^2 (its eigenpairs, at most O(D^3), are
+    // small beside it for N >> D); the randomized path 2 N D l per product, 2 q + 3 products.
+    const Eigen::Index width = std::min({Eigen::Index(options.dim) + options.oversampling, d, n});
     const bool randomized = options.algorithm == PcaAlgorithm::randomized ||
-                            (options.algorithm == PcaAlgorithm::automatic && d > 256 &&
-                             4 * (Eigen::Index(options.dim) + options.oversampling) <= d);
+                            (options.algorithm == PcaAlgorithm::automatic &&
+                             d > 2 * (2 * Eigen::Index(options.power_iterations) + 3) * width);
     Eigen::MatrixXd axes;  // D x dim, columns
     Eigen::VectorXd variance;
     if (randomized) {
-      randomized_axes(centered, axes, variance);
+      randomized_axes(centered, width, axes, variance, model.coordinates);
       model.diagnostics.solver = "randomized-svd";
       model.diagnostics.iterations = options.power_iterations;
     } else {
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(centered.transpose() * centered / double(n - 1));
-      axes = solver.eigenvectors().rightCols(options.dim).rowwise().reverse();
-      variance = solver.eigenvalues().tail(options.dim).reverse().cwiseMax(0.0);
+      covariance_axes(Eigen::MatrixXd(detail::gram(centered) / double(n - 1)), axes, variance);
+      detail::fix_signs(axes);
       model.diagnostics.solver = "covariance";
     }
-    detail::fix_signs(axes);
     model.times.add("eigensolve", watch.seconds());
 
     watch.restart();
@@ -164,42 +178,83 @@ struct Pca {
     model.explained_variance_ratio =
         model.total_variance > 0 ? Vector<T>((variance / model.total_variance).template cast<T>())
                                  : Vector<T>(Vector<T>::Zero(options.dim));
-    model.coordinates = (centered * axes).template cast<T>();
+    if (!randomized) model.coordinates = detail::product(centered, Matrix<T>(axes.template cast<T>()));
     model.times.add("projection", watch.seconds());
     report_progress(options.progress, 1, "PCA");
     return model;
   }
 
  private:
-  /// Halko et al. (2011), Alg. 4.4 (randomized subspace iteration) + Alg. 5.1 (direct SVD). (A template only
-  /// so that a unit instantiates the solvers where it calls them: docs/building.md, "Compile time".)
-  void randomized_axes(const std::same_as<Eigen::MatrixXd> auto& centered, Eigen::MatrixXd& axes,
+  /// The top options.dim eigenpairs of the D x D covariance, descending: all D of them by one
+  /// dense decomposition for small D (or dim near D), else by Lanczos on the covariance (Spectra's
+  /// implicitly restarted Lanczos, to a relative 1e-12; a mat-vec costs D^2, nothing beside the
+  /// N D^2 of forming the covariance), with the dense decomposition as the fallback.
+  /// (A template only so that a unit instantiates the solvers where it calls them: docs/building.md,
+  /// "Compile time".)
+  void covariance_axes(const std::same_as<Eigen::MatrixXd> auto& covariance, Eigen::MatrixXd& axes,
                        Eigen::VectorXd& variance) const {
+    const Eigen::Index d = covariance.rows(), dim = options.dim;
+    const Eigen::Index ncv = std::min<Eigen::Index>(d, 2 * dim + 20);
+    if (d > 200 && ncv < d) {
+      Spectra::DenseSymMatProd<double> product(covariance);
+      Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> lanczos(product, dim, ncv);
+      lanczos.init();
+      lanczos.compute(Spectra::SortRule::LargestAlge, 1000, 1e-12);
+      if (lanczos.info() == Spectra::CompInfo::Successful) {
+        axes = lanczos.eigenvectors();
+        variance = lanczos.eigenvalues().cwiseMax(0.0);
+        return;
+      }
+    }
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(covariance);
+    axes = solver.eigenvectors().rightCols(dim).rowwise().reverse();
+    variance = solver.eigenvalues().tail(dim).reverse().cwiseMax(0.0);
+  }
+
+  /// Randomized subspace iteration (Halko, Martinsson & Tropp 2011, Alg. 4.4) on the covariance,
+  /// then Rayleigh-Ritz: V spans (Xc^T Xc)^(q+1) Omega, the subspace Alg. 4.4 with q power
+  /// iterations finds, each application of Xc^T Xc being two BLAS products in T followed by a QR of
+  /// the small D x l result (in double). Orthonormalizing only there, not also the N x l product in
+  /// between, saves the tall QRs; it resolves singular values down to sqrt(eps) of the largest
+  /// (Halko et al., sec. 4.5), variances down to eps of the largest. Then Y = Xc V, the l x l Gram
+  /// matrix Y^T Y = V^T (Xc^T Xc) V is decomposed in double: its eigenvectors W rotate V onto the
+  /// axes (V W), its eigenvalues are the variances times N - 1, and Y W are the coordinates.
+  template <Real T>
+  void randomized_axes(const Matrix<T>& centered, Eigen::Index width, Eigen::MatrixXd& axes, Eigen::VectorXd& variance,
+                       Matrix<T>& coordinates) const {
     const Eigen::Index n = centered.rows(), d = centered.cols();
-    const Eigen::Index width = std::min({Eigen::Index(options.dim) + options.oversampling, d, n});
     Random random(options.seed);
     Eigen::MatrixXd test(d, width);
     for (Eigen::Index j = 0; j < width; ++j)
       for (Eigen::Index i = 0; i < d; ++i) test(i, j) = random.normal();
-    const auto orthonormal = [](const Eigen::MatrixXd& m) -> Eigen::MatrixXd {
+    const auto orthonormal = [](const Eigen::MatrixXd& m) -> Matrix<T> {
       const Eigen::HouseholderQR<Eigen::MatrixXd> qr(m);
-      return qr.householderQ() * Eigen::MatrixXd::Identity(m.rows(), m.cols());
+      return (qr.householderQ() * Eigen::MatrixXd::Identity(m.rows(), m.cols())).template cast<T>();
     };
-    // The range finder and each power iteration are one pass (or two) over the data.
+    // Each application of the covariance is one pass over the data (two products).
     const auto passes_done = [&](int passes) {
-      report_progress(options.progress, 0.1 + 0.8 * passes / (options.power_iterations + 1.0), "PCA");
+      report_progress(options.progress, 0.1 + 0.8 * passes / (options.power_iterations + 2.0), "PCA");
     };
-    Eigen::MatrixXd basis = orthonormal(centered * test);  // N x width
-    passes_done(1);
-    for (int q = 0; q < options.power_iterations; ++q) {
-      const Eigen::MatrixXd row_basis = orthonormal(centered.transpose() * basis);  // D x width
-      basis = orthonormal(centered * row_basis);
-      passes_done(q + 2);
+    Matrix<T> basis = orthonormal(test);  // D x width
+    for (int q = 0; q <= options.power_iterations; ++q) {
+      const Matrix<T> image = detail::product(centered, basis);                    // N x width
+      basis = orthonormal(detail::transposed_product(centered, image));  // D x width
+      passes_done(q + 1);
     }
-    const Eigen::MatrixXd small = basis.transpose() * centered;  // width x D
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(small, Eigen::ComputeThinV);
-    axes = svd.matrixV().leftCols(options.dim);
-    variance = svd.singularValues().head(options.dim).cwiseAbs2() / double(n - 1);
+    const Matrix<T> image = detail::product(centered, basis);  // N x width
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(detail::gram(image));
+    Eigen::MatrixXd rotation = ritz.eigenvectors().rightCols(options.dim).rowwise().reverse();  // width x dim
+    axes = basis.template cast<double>() * rotation;
+    for (Eigen::Index c = 0; c < axes.cols(); ++c) {  // the signs of detail::fix_signs, carried to the rotation
+      Eigen::Index arg = 0;
+      axes.col(c).cwiseAbs().maxCoeff(&arg);
+      if (axes(arg, c) < 0) {
+        axes.col(c) *= -1;
+        rotation.col(c) *= -1;
+      }
+    }
+    variance = ritz.eigenvalues().tail(options.dim).reverse().cwiseMax(0.0) / double(n - 1);
+    coordinates = detail::product(image, Matrix<T>(rotation.template cast<T>()));
   }
 };
 

@@ -13,6 +13,7 @@
 // never N x N.
 #pragma once
 
+#include <nldr/core/single_threaded_blas.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/result_sets.hpp>
@@ -31,25 +32,6 @@
 #include <vector>
 
 namespace nldr::detail {
-
-#if defined(NLDR_HAVE_OPENBLAS)
-/// While alive, OpenBLAS runs every call on its calling thread: the neighbor search already runs
-/// one GEMM per core through parallel_for, and OpenBLAS's own threads on top of that would
-/// oversubscribe the cores. The previous thread count is restored on destruction.
-class SingleThreadedBlas {
- public:
-  SingleThreadedBlas() : saved_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
-  ~SingleThreadedBlas() { openblas_set_num_threads(saved_); }
-  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
-  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
-
- private:
-  int saved_;
-};
-#else
-/// Without OpenBLAS, Eigen's GEMM runs on the calling thread inside parallel regions anyway.
-struct SingleThreadedBlas {};
-#endif
 
 /// out (rows(a) x rows(b), row-major) = -2 a b^T, with a and b row-major and contiguous.
 template <Real T>
