@@ -74,6 +74,8 @@ struct PipelineInput {
   const NeighborGraph<T>* graph = nullptr;
   /// Starting coordinates (N x d) for an iterative method with init "given" (t-SNE, UMAP).
   const Matrix<T>* initial = nullptr;
+  /// One categorical label per point (-1: unknown) for a supervised fit (UMAP), or null.
+  const std::vector<index_t>* labels = nullptr;
 };
 
 /// What the PCA stage kept.
@@ -294,13 +296,14 @@ PipelineResult<T> fit_pipeline(const PipelineInput<T>& input, const PipelineOpti
   fit_input.graph = graph ? &*graph : nullptr;
   fit_input.graph_lengths_given = lengths_given;
   fit_input.initial = input.initial;
+  fit_input.labels = input.labels;
   Matrix<T> geodesics;
   if (options.geodesics) {
     // Shortest paths along the union-symmetrized graph, its edge lengths as the selector or the
     // given graph has them; the method then fits them as its dissimilarities.
     geodesics = all_pairs_shortest_paths<T>(graph->symmetrized(), 0, progress("geodesics"));
     finished("geodesics");
-    fit_input = FitInput<T>{.distances = &geodesics, .initial = input.initial};
+    fit_input = FitInput<T>{.distances = &geodesics, .initial = input.initial, .labels = input.labels};
   }
   const ProgressCallback method_progress = progress(std::string(method.name));
   fit_input.progress = &method_progress;

@@ -34,7 +34,7 @@ from .neighbors import _graph_arrays, _warn_if_approximate
 # Registry parameter -> keyword of the estimators (scikit-learn's spelling).
 _RENAMED = {"dim": "n_components", "seed": "random_state"}
 # Registry method -> class name, where the CamelCase of the name is not the established one.
-_CLASS_NAMES = {"pca": "PCA", "mds": "ClassicalMDS", "ltsa": "LTSA"}
+_CLASS_NAMES = {"pca": "PCA", "mds": "ClassicalMDS", "ltsa": "LTSA", "umap": "UMAP"}
 # The LLE family is one scikit-learn class with a method keyword.
 _LLE_FAMILY = {"standard": "lle", "modified": "modified-lle", "hessian": "hessian-lle", "ltsa": "ltsa"}
 _NEIGHBOR_DEFAULT = 10
@@ -50,6 +50,16 @@ except ImportError:
             check_is_fitted(self)
             prefix = type(self).__name__.lower()
             return np.asarray([f"{prefix}{i}" for i in range(self._n_features_out)], dtype=object)
+
+
+def _labels(y, n):
+    """y as one int64 label per point: integers as they are (-1: unknown), anything else numbered."""
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y has shape {y.shape}: give one label per point ({n})")
+    if np.issubdtype(y.dtype, np.integer):
+        return y.astype(np.int64)
+    return np.unique(y, return_inverse=True)[1].astype(np.int64)
 
 
 def _python_value(spec, text):
@@ -146,7 +156,9 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
         """Fits the method to X (N x D; for dissimilarity="precomputed", N x N distances).
 
         graph: optional precomputed neighbor graph of X (scipy.sparse N x N of edge lengths) used
-        instead of the ``neighbors`` selector, for the methods that need a graph. y is ignored.
+        instead of the ``neighbors`` selector, for the methods that need a graph. y: ignored, except by
+        the supervised methods (UMAP's target_weight): one categorical label per point, -1 for unknown
+        (integers are used as they are; other values are numbered in sorted order).
         """
         X = self._check_input(X, reset=True)
         entry = self._registry_method()
@@ -163,6 +175,8 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
         init = getattr(self, "init", None)
         if init is not None and not isinstance(init, str):
             arguments["initial"] = as_float_array(init)
+        if y is not None and any(spec["name"] == "target_weight" for spec in entry["parameters"]):
+            arguments["labels"] = _labels(y, X.shape[0])
         if graph is not None and "graph" not in entry["inputs"]:
             raise ValueError(f"{type(self).__name__} does not use a neighbor graph: fit(X) without graph=")
         self.model_, graph_info = _nldr.fit(entry["name"], parameters=parameters, threads=self._threads(), **arguments)

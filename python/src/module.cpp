@@ -281,6 +281,7 @@ struct FitArguments {
   bool join = false;                      ///< join a disconnected graph's components, else refuse it
   py::object initial;                     ///< N x d starting coordinates (init "given"), or None
   py::object on_iteration;                ///< callable(iteration, phase, objective, embedding) -> stop?, or None
+  py::object labels;                      ///< one integer label per point (-1: unknown) for a supervised fit, or None
 };
 
 /// The library's iteration observer calling a Python callable with the GIL taken: it is told
@@ -328,6 +329,8 @@ py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
   options.on_iteration = python_iteration_callback(a.on_iteration);
   std::optional<nldr::Matrix<T>> initial;
   if (!a.initial.is_none()) input.initial = &initial.emplace(to_matrix<T>(a.initial, "init"));
+  std::optional<std::vector<nldr::index_t>> labels;
+  if (!a.labels.is_none()) input.labels = &labels.emplace(a.labels.cast<std::vector<nldr::index_t>>());
   auto run = interruptible(a.threads, [&] { return nldr::fit_pipeline(input, options); });
   py::dict graph = run.graph && input.graph == nullptr ? search_summary(run.graph->selection()) : py::dict();
   const auto* connectivity = run.connectivity ? &*run.connectivity : nullptr;
@@ -345,10 +348,10 @@ py::tuple fit_typed(const nldr::EmbedderInfo& method, const FitArguments& a) {
 py::tuple fit(const std::string& method_name, const py::object& X, const py::object& graph, const py::object& distances,
               const py::dict& parameters, int threads, const std::string& selector,
               const py::dict& selector_parameters, bool join, const py::object& initial,
-              const py::object& on_iteration) {
+              const py::object& on_iteration, const py::object& labels) {
   const auto& method = nldr::find_embedder(method_name);
   const FitArguments arguments{X, graph, distances, parameter_values(parameters), threads, selector,
-                               parameter_values(selector_parameters), join, initial, on_iteration};
+                               parameter_values(selector_parameters), join, initial, on_iteration, labels};
   return wants_float(X.is_none() ? distances : X) ? fit_typed<float>(method, arguments)
                                                   : fit_typed<double>(method, arguments);
 }
@@ -549,14 +552,14 @@ PYBIND11_MODULE(_nldr, m) {
   m.def("fit", &fit, py::arg("method"), py::arg("X") = py::none(), py::arg("graph") = py::none(),
         py::arg("distances") = py::none(), py::arg("parameters") = py::dict(), py::arg("threads") = 0,
         py::arg("selector") = "", py::arg("selector_parameters") = py::dict(), py::arg("join") = false,
-        py::arg("initial") = py::none(), py::arg("on_iteration") = py::none(),
+        py::arg("initial") = py::none(), py::arg("on_iteration") = py::none(), py::arg("labels") = py::none(),
         "Fits a registry method through nldr::fit_pipeline (docs/pipeline.md): (model, graph) with graph a dict: "
         "search and estimated_recall (a selected graph), components (before joining; 0 without a graph), "
         "joined_edges, longest_joined_edge, selector and selector_parameters (as resolved). X: N x D points; "
         "graph: (n, indptr, indices, distances) CSR (its distances used as given), else the graph of X by "
         "`selector` (default knn) with `selector_parameters`; join: join a disconnected graph's components by "
         "their shortest connecting edges, else refuse it; distances: N x N. float32 data fits in float, "
-        "anything else in double.");
+        "anything else in double; labels: one integer per point (-1: unknown) for a supervised fit (umap).");
   m.def("select", &select_graph, py::arg("selector"), py::arg("X"), py::arg("parameters") = py::dict(),
         py::arg("threads") = 0,
         "A neighbor graph as (n, indptr, indices, distances, symmetric, {search, estimated_recall}).");

@@ -347,3 +347,29 @@ def test_laplacian_model_of_a_dense_graph_survives_pickling():
     np.testing.assert_allclose(model.eigenvalues_, 40 / 39, rtol=1e-8)
     copy = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(copy.transform(X[:5] + 0.01), model.transform(X[:5] + 0.01))
+
+
+def test_umap_keeps_umap_learns_names_and_takes_labels():
+    # Two classes drawn from one Gaussian: only the labels can separate them (docs/methods/umap.md).
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 5))
+    y = np.arange(300) % 2
+    umap = nldr.UMAP(n_components=2, min_dist=0.1, spread=1.0, n_epochs=200, learning_rate=1.0,
+                     negative_sample_rate=5, repulsion_strength=1.0, local_connectivity=1.0,
+                     set_op_mix_ratio=1.0, target_weight=0.5, init="spectral", random_state=0)
+    assert umap.n_neighbors is None  # the method's own k: 15
+    plain = umap.fit(X).embedding_
+    assert umap.graph_selector_parameters_["k"] == "15"
+    supervised = nldr.UMAP(n_epochs=200, random_state=0).fit(X, y).embedding_
+    assert not np.array_equal(plain, supervised)
+
+    def nearest_same(Y):
+        d = ((Y[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
+        np.fill_diagonal(d, np.inf)
+        return np.mean(y[d.argmin(1)] == y)
+    assert nearest_same(plain) < 0.7
+    assert nearest_same(supervised) > 0.95
+    # Text labels are numbered; a method without target_weight ignores y as before.
+    text = np.where(y == 0, "a", "b")
+    assert np.array_equal(nldr.UMAP(n_epochs=200, random_state=0).fit(X, text).embedding_, supervised)
+    nldr.Isomap(n_neighbors=10).fit(X, y)

@@ -156,6 +156,16 @@ TEST_CASE("every registry default equals the Options{} default a library user ge
     CHECK(method_default(method, "max_iterations") == nldr::SmacofOptions{}.max_iterations);
     CHECK(method_default(method, "relative_tolerance") == nldr::SmacofOptions{}.tolerance);
   }
+  CHECK(method_default("umap", "min_dist") == nldr::UmapOptions{}.min_dist);
+  CHECK(method_default("umap", "spread") == nldr::UmapOptions{}.spread);
+  CHECK(method_default("umap", "n_epochs") == nldr::UmapOptions{}.n_epochs);
+  CHECK(method_default("umap", "learning_rate") == nldr::UmapOptions{}.learning_rate);
+  CHECK(method_default("umap", "negative_sample_rate") == nldr::UmapOptions{}.negative_sample_rate);
+  CHECK(method_default("umap", "repulsion_strength") == nldr::UmapOptions{}.repulsion_strength);
+  CHECK(method_default("umap", "local_connectivity") == nldr::UmapOptions{}.local_connectivity);
+  CHECK(method_default("umap", "set_op_mix_ratio") == nldr::UmapOptions{}.set_op_mix_ratio);
+  CHECK(method_default("umap", "target_weight") == nldr::UmapOptions{}.target_weight);
+  CHECK(method_default("umap", "seed") == double(nldr::UmapOptions{}.seed));
   CHECK(selector_default("shared", "ratio") == nldr::SharedNeighborsOptions{}.ratio);
   CHECK(selector_default("gaussian", "z") == nldr::GaussianPrunedOptions{}.z);
   CHECK(selector_default("curvature", "intrinsic_dim") == nldr::CurvatureAdaptiveOptions{}.intrinsic_dim);

@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -124,6 +125,30 @@ struct NormalizedLaplacian {
   double t = 0;
 };
 
+/// L_sym = I - D^-1/2 W D^-1/2 for edge weights `weights` (aligned with the entries of the symmetric
+/// graph `sym`, a NeighborGraph or a routines::WeightedGraph; W symmetric), D_ii = sum_j W_ij. Laplacian
+/// Eigenmaps builds its heat-kernel weights into it; UMAP's spectral layout its fuzzy memberships
+/// (embed/routines/spectral_layout.hpp). A point whose degree is 0 calls isolated(i) (which throws).
+template <class Graph, class Isolated>
+NormalizedLaplacian normalized_laplacian_of_weights(const Graph& sym, std::span<const double> weights,
+                                                    const Isolated& isolated) {
+  const index_t n = sym.size();
+  const auto offsets = sym.offsets();
+  Eigen::VectorXd inv_sqrt_degree(n);
+  parallel_for(0, n, [&](std::int64_t i) {
+    double degree = 0;
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) degree += weights[e];
+    inv_sqrt_degree[i] = 1.0 / std::sqrt(degree);
+  });
+  for (index_t i = 0; i < n; ++i)
+    if (!std::isfinite(inv_sqrt_degree[i])) isolated(i);
+  // Lower triangle of L_sym = I - D^-1/2 W D^-1/2.
+  SparseLower L = lower_on_graph(sym, [](index_t) { return 1.0; }, [&](offset_t e, index_t i, index_t j) {
+    return -weights[e] * inv_sqrt_degree[i] * inv_sqrt_degree[j];
+  });
+  return {std::move(L), std::move(inv_sqrt_degree), 0};
+}
+
 /// Builds the normalized Laplacian of `graph` for kernel width t_option (> 0, +infinity, or 0 = automatic,
 /// see LaplacianEigenmapsOptions::t). Records the "weights" and "assembly" stages.
 template <Real T>
@@ -143,29 +168,20 @@ NormalizedLaplacian normalized_laplacian(const NeighborGraph<T>& graph, double t
                     "automatic t exists: remove duplicate points or pass t = infinity");
   }
   std::vector<double> weights(distances.size());
-  Eigen::VectorXd inv_sqrt_degree(n);
   parallel_for(0, n, [&](std::int64_t i) {
-    double degree = 0;
     for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
       const double dist = distances[e];
       weights[e] = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
-      degree += weights[e];
     }
-    inv_sqrt_degree[i] = 1.0 / std::sqrt(degree);
   });
-  for (index_t i = 0; i < n; ++i)
-    if (!std::isfinite(inv_sqrt_degree[i]))
-      throw_invalid("t", "t = ", t, " makes every edge weight of point ", i, " underflow to 0: raise t");
   times.add("weights", clock.seconds());
   clock.restart();
-
-  // Lower triangle of L_sym = I - D^-1/2 W D^-1/2.
-  SparseLower L = lower_on_graph(sym, [](index_t) { return 1.0; }, [&](offset_t e, index_t i, index_t j) {
-    return -weights[e] * inv_sqrt_degree[i] * inv_sqrt_degree[j];
+  NormalizedLaplacian laplacian = normalized_laplacian_of_weights(sym, weights, [&](index_t i) {
+    throw_invalid("t", "t = ", t, " makes every edge weight of point ", i, " underflow to 0: raise t");
   });
+  laplacian.t = t;
   times.add("assembly", clock.seconds());
-
-  return {std::move(L), std::move(inv_sqrt_degree), t};
+  return laplacian;
 }
 
 }  // namespace detail

@@ -21,8 +21,10 @@ struct Components {
   bool connected() const { return sizes.size() <= 1; }
 };
 
-template <Real T>
-Components connected_components(const NeighborGraph<T>& graph) {
+/// Components of `graph`: a NeighborGraph, or any graph with size() and neighbors(i) (e.g. UMAP's
+/// weighted fuzzy graph, embed/routines/weighted_graph.hpp).
+template <class Graph>
+Components connected_components(const Graph& graph) {
   const index_t n = graph.size();
   // Union-find with path halving and union by index (root = smallest index).
   std::vector<index_t> parent(std::size_t(n), 0);

@@ -21,6 +21,7 @@
 #include <nldr/embed/pca.hpp>
 #include <nldr/embed/sammon.hpp>
 #include <nldr/embed/smacof.hpp>
+#include <nldr/embed/umap.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/registry/any_model.hpp>
 #include <nldr/registry/compiled.hpp>
@@ -50,6 +51,9 @@ struct FitInput {
   const Matrix<T>* distances = nullptr;
   /// Starting coordinates (N x d) of an iterative method whose `init` parameter is "given".
   const Matrix<T>* initial = nullptr;
+  /// One categorical label per point (-1: unknown) for a supervised fit (UMAP's target_weight);
+  /// a method without a `target_weight` parameter refuses them.
+  const std::vector<index_t>* labels = nullptr;
   /// The graph's distances are to be used as given (a user's graph file) rather than recomputed.
   bool graph_lengths_given = false;
   /// Optional progress and cancel hook (core/progress.hpp), given to every method as its options'
@@ -84,6 +88,9 @@ struct EmbedderInfo {
       throw_invalid("X", name, " needs the points", accepts(from_distances) ? " or a distance matrix" : "");
     if (accepts(needs_graph) && input.graph == nullptr)
       throw_invalid("graph", name, " needs a neighbor graph of the points: build one with a selector");
+    if (input.labels != nullptr &&
+        std::none_of(parameters.begin(), parameters.end(), [](const ParameterSpec& p) { return p.name == "target_weight"; }))
+      throw_invalid("labels", name, " is unsupervised and takes no labels: fit without them (umap takes labels)");
     if constexpr (std::is_same_v<T, float>)
       return fit_float(input, arguments, name);
     else
@@ -347,6 +354,66 @@ struct FitLle {
   }
 };
 
+// UMAP (McInnes, Healy & Melville 2018): umap-learn's parameter names and defaults.
+inline constexpr std::array<ParameterSpec, 12> umap_parameters{
+    dim_parameter,
+    ParameterSpec{"min_dist", ParameterKind::real, "0.1", 0, 1e300, {},
+                  "embedded distance below which neighbors count as fully similar (<= spread)"},
+    ParameterSpec{"spread", ParameterKind::real, "1", 1e-300, 1e300, {}, "scale of the embedded similarities' decay"},
+    ParameterSpec{"n_epochs", ParameterKind::integer, "0", 0, 1e9, {},
+                  "optimization epochs (0: 500 for at most 10,000 points, else 200)"},
+    ParameterSpec{"learning_rate", ParameterKind::real, "1", 1e-300, 1e300, {},
+                  "initial step size, falling linearly to 0"},
+    ParameterSpec{"negative_sample_rate", ParameterKind::real, "5", 1e-300, 1e300, {},
+                  "negative samples per edge sample"},
+    ParameterSpec{"repulsion_strength", ParameterKind::real, "1", 0, 1e300, {}, "weight of the negative samples"},
+    ParameterSpec{"local_connectivity", ParameterKind::real, "1", 0, 1e300, {},
+                  "nearest neighbors each point is fully connected to"},
+    ParameterSpec{"set_op_mix_ratio", ParameterKind::real, "1", 0, 1, {},
+                  "1: fuzzy union of the points' sets, 0: fuzzy intersection"},
+    ParameterSpec{"target_weight", ParameterKind::real, "0.5", 0, 1, {},
+                  "supervised fit: weight of the labels against the data"},
+    ParameterSpec{"init", ParameterKind::choice, "spectral", 0, 0, "spectral|pca|random|given",
+                  "starting layout: spectral layout of the fuzzy graph, principal components, random, or given"},
+    seed_parameter};
+
+inline UmapInit umap_init(const std::string& name) {
+  if (name == "pca") return UmapInit::pca;
+  if (name == "random") return UmapInit::random;
+  if (name == "given") return UmapInit::given;
+  return UmapInit::spectral;
+}
+
+/// UMAP's graph: its n_neighbors default, 15 (at most N - 1).
+inline index_t umap_neighbors(const Arguments&, index_t n) { return std::min<index_t>(15, std::max<index_t>(1, n - 1)); }
+
+struct FitUmap {
+  template <Real T>
+  UmapModel<T> operator()(const FitInput<T>& in, const Arguments& a) const {
+    UmapOptions options{.dim = a.index("dim"),
+                        .min_dist = a.real("min_dist"),
+                        .spread = a.real("spread"),
+                        .n_epochs = int(a.integer("n_epochs")),
+                        .learning_rate = a.real("learning_rate"),
+                        .negative_sample_rate = a.real("negative_sample_rate"),
+                        .repulsion_strength = a.real("repulsion_strength"),
+                        .local_connectivity = a.real("local_connectivity"),
+                        .set_op_mix_ratio = a.real("set_op_mix_ratio"),
+                        .target_weight = a.real("target_weight"),
+                        .init = umap_init(a.text("init")),
+                        .seed = std::uint64_t(a.integer("seed"))};
+    if (options.init == UmapInit::given && in.initial == nullptr)
+      throw_invalid("init", "init = given needs the starting coordinates (N x d): pass them, or use init = spectral");
+    if (in.initial != nullptr) {
+      if (options.init != UmapInit::given)
+        throw_invalid("init", "starting coordinates were given but init = ", a.text("init"), ": use init = given");
+      options.initial = in.initial->template cast<double>();
+    }
+    if (in.labels != nullptr) options.labels = *in.labels;
+    return fit_method(Umap{std::move(options)}, in);
+  }
+};
+
 // A template only so that the table is instantiated where it is used (registry/compiled.hpp).
 template <class Unused>
 const std::vector<EmbedderInfo>& embedder_table() {
@@ -440,6 +507,10 @@ const std::vector<EmbedderInfo>& embedder_table() {
                             smacof_parameters, one_neighbor, FitSmacof<true>{}),
       embedder<SmacofModel>("nonmetric-mds", no_aliases, "non-metric MDS by SMACOF with Kruskal's monotone regression",
                             from_points | from_distances, nonmetric_parameters, one_neighbor, FitSmacof<false>{}),
+      with_default_neighbors(embedder<UmapModel>("umap", no_aliases,
+                                                 "uniform manifold approximation and projection (McInnes et al. 2018)",
+                                                 needs_graph, umap_parameters, one_neighbor, FitUmap{}),
+                             umap_neighbors),
   };
   return table;
 }

@@ -10,11 +10,11 @@
 
 namespace nldr::detail {
 
-/// For a symmetric graph `sym` (N points): entry (i, i) = diagonal(i) and, for each edge e = (i, j) with
-/// j > i, entry (j, i) = off_diagonal(e, i, j). Built column by column (CSR row i of a symmetric graph is
-/// column i), so no triplets are needed.
-template <Real T, class Diagonal, class OffDiagonal>
-SparseLower lower_on_graph(const NeighborGraph<T>& sym, const Diagonal& diagonal, const OffDiagonal& off_diagonal) {
+/// For a symmetric graph `sym` (N points; a NeighborGraph or a routines::WeightedGraph): entry (i, i) =
+/// diagonal(i) and, for each edge e = (i, j) with j > i, entry (j, i) = off_diagonal(e, i, j). Built column
+/// by column (CSR row i of a symmetric graph is column i), so no triplets are needed.
+template <class Graph, class Diagonal, class OffDiagonal>
+SparseLower lower_on_graph(const Graph& sym, const Diagonal& diagonal, const OffDiagonal& off_diagonal) {
   const index_t n = sym.size();
   const auto offsets = sym.offsets();
   const auto indices = sym.indices();

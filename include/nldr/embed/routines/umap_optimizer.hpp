@@ -1,0 +1,197 @@
+// UMAP's layout optimization (McInnes, Healy & Melville 2018, sec. 3.2 and 4.1; umap-learn 0.5's
+// optimize_layout_euclidean): epochs of stochastic gradient steps on the fuzzy cross-entropy, each
+// edge sampled in proportion to its weight (every epochs_per_sample = w_max / w epochs), each sample
+// followed by negative_sample_rate repulsive samples of uniformly drawn points, every gradient
+// component clipped to [-4, 4], the learning rate falling linearly to 0.
+//
+// Attraction along an edge at squared distance r:  -2 a b r^(b-1) / (1 + a r^b) (y_i - y_j);
+// repulsion from a negative sample:                2 gamma b / ((0.001 + r)(1 + a r^b)) (y_i - y_k).
+//
+// Parallel and the same for every thread count (docs/methods/umap.md, "Determinism"): in each epoch
+// every point moves from its own position by its own edges in list order, reading the other points at
+// their positions of the start of the epoch (Jacobi across points, sequential within a point), and
+// draws its negative samples from its own random stream, seeded by (seed, epoch, point). umap-learn
+// instead updates both ends of an edge in one shared array in an arbitrary (Hogwild) order, which is
+// why it runs single-threaded when seeded. Each undirected edge is listed at both ends; umap-learn
+// moves both ends at each of the two samples, so a point is pulled twice per sample of its edge:
+// here the point takes both pulls itself, one after the other.
+//
+// The fuzzy cross-entropy is not computed: its repulsive part sums over all N^2 pairs, more than an
+// epoch costs (umap-learn computes none either); the observer gets no objective.
+#pragma once
+
+#include <nldr/core/iteration.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/random.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/embed/routines/weighted_graph.hpp>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace nldr::routines {
+
+/// The optimizer's settings (UmapOptions' names).
+struct UmapSgd {
+  double a = 1.577;                 ///< curve parameters (routines/umap_curve.hpp)
+  double b = 0.8951;
+  double repulsion_strength = 1;    ///< gamma, weight of the negative samples
+  double learning_rate = 1;         ///< initial step, falling linearly to 0
+  double negative_sample_rate = 5;  ///< negative samples per edge sample
+  int n_epochs = 200;
+  std::uint64_t seed = 0;
+};
+
+/// umap-learn's default number of epochs: 500 for at most 10,000 points, else 200.
+inline int default_umap_epochs(index_t n) { return n <= 10000 ? 500 : 200; }
+
+/// `graph` without its entries weaker than w_max / n_epochs, which would be sampled less than once
+/// (umap-learn; for n_epochs <= 10 it cuts at w_max / default_epochs instead).
+inline WeightedGraph without_weak_edges(const WeightedGraph& graph, int n_epochs, int default_epochs) {
+  double strongest = 0;
+  for (double w : graph.values) strongest = std::max(strongest, w);
+  const double cut = strongest / double(n_epochs > 10 ? n_epochs : default_epochs);
+  WeightedGraph kept;
+  for (index_t i = 0; i < graph.size(); ++i) {
+    const auto neighbors = graph.neighbors(i);
+    const auto weights = graph.weights(i);
+    for (std::size_t e = 0; e < neighbors.size(); ++e)
+      if (weights[e] >= cut) {
+        kept.columns.push_back(neighbors[e]);
+        kept.values.push_back(weights[e]);
+      }
+    kept.row_offsets.push_back(offset_t(kept.columns.size()));
+  }
+  return kept;
+}
+
+namespace detail_umap {
+
+inline std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// The seed of point `point`'s random stream in epoch `epoch` (a counter-based derivation, so that
+/// no stream depends on which thread ran which point before it).
+inline std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t epoch, std::uint64_t point) {
+  return mix(mix(mix(seed) ^ epoch) ^ point);
+}
+
+inline double clip(double value) { return std::clamp(value, -4.0, 4.0); }
+
+/// r^b in single precision (as umap-learn computes it): powf costs about half of pow, and the
+/// gradients are clipped and noisy far beyond float's rounding.
+inline double power(double r, double b) { return double(std::pow(float(r), float(b))); }
+
+/// An index in [0, count), count < 2^31, from the top 32 random bits by multiply-shift (Lemire 2019),
+/// cheaper than a division per negative sample; its bias (some indices drawn with probability
+/// 1 / 2^32 more) is no larger than that of umap-learn's 32-bit modulo.
+inline index_t uniform_index(Random& random, std::uint64_t count) { return index_t(((random() >> 32) * count) >> 32); }
+
+/// Sampling state of each directed entry: the epoch of its next sample and of its next negative samples.
+struct EdgeClock {
+  std::vector<double> per_sample, next_sample, per_negative, next_negative;
+
+  EdgeClock(const WeightedGraph& graph, double negative_sample_rate) {
+    double strongest = 0;
+    for (double w : graph.values) strongest = std::max(strongest, w);
+    per_sample.resize(graph.values.size());
+    for (std::size_t e = 0; e < per_sample.size(); ++e) per_sample[e] = strongest / graph.values[e];
+    next_sample = per_sample;
+    per_negative.resize(per_sample.size());
+    for (std::size_t e = 0; e < per_sample.size(); ++e) per_negative[e] = per_sample[e] / negative_sample_rate;
+    next_negative = per_negative;
+  }
+};
+
+/// One epoch of point `self`'s entries [begin, end) of `graph` (columns index `others`, N x d): moves
+/// y (its position) by `pulls` attractions per sampled edge and by the negative samples drawn from
+/// `random` among the rows of `others` (skipping row `self`; -1: none to skip).
+inline void move_point(double* y, index_t dim, const WeightedGraph& graph, offset_t begin, offset_t end,
+                       const Matrix<double>& others, index_t self, int pulls, int epoch, double alpha,
+                       const UmapSgd& sgd, EdgeClock& clock, Random& random) {
+  const double a = sgd.a, b = sgd.b;
+  const auto count = std::uint64_t(others.rows());
+  auto squared_distance = [&](const double* other) {
+    double r = 0;
+    for (index_t k = 0; k < dim; ++k) r += (y[k] - other[k]) * (y[k] - other[k]);
+    return r;
+  };
+  for (offset_t e = begin; e < end; ++e) {
+    if (clock.next_sample[e] > epoch) continue;
+    const double* other = others.row(graph.columns[e]).data();
+    for (int pull = 0; pull < pulls; ++pull) {
+      const double r = squared_distance(other);
+      if (!(r > 0)) break;
+      const double r_b = power(r, b);
+      const double coefficient = -2 * a * b * (r_b / r) / (a * r_b + 1);
+      for (index_t k = 0; k < dim; ++k) y[k] += clip(coefficient * (y[k] - other[k])) * alpha;
+    }
+    clock.next_sample[e] += clock.per_sample[e];
+
+    const int negatives = int((epoch - clock.next_negative[e]) / clock.per_negative[e]);
+    for (int s = 0; s < negatives; ++s) {
+      const index_t k = uniform_index(random, count);
+      if (k == self) continue;
+      const double* sample = others.row(k).data();
+      const double r = squared_distance(sample);
+      const double coefficient =
+          r > 0 ? 2 * sgd.repulsion_strength * b / ((0.001 + r) * (a * power(r, b) + 1)) : 0.0;
+      for (index_t c = 0; c < dim; ++c)
+        y[c] += (coefficient > 0 ? clip(coefficient * (y[c] - sample[c])) : 4.0) * alpha;
+    }
+    clock.next_negative[e] += negatives * clock.per_negative[e];
+  }
+}
+
+/// umap-learn's rate in epoch n: the initial rate in epochs 0 and 1, then falling by 1 / n_epochs per epoch.
+inline double rate(const UmapSgd& sgd, int epoch) {
+  return sgd.learning_rate * (1 - double(std::max(0, epoch - 1)) / double(sgd.n_epochs));
+}
+
+}  // namespace detail_umap
+
+/// Optimizes the N x d layout Y on the symmetric graph `graph` (see the file comment), calling the
+/// observer after every epoch (phase "optimization"); returns early when it asks to stop.
+inline void optimize_umap_layout(Matrix<double>& Y, const WeightedGraph& graph, const UmapSgd& sgd,
+                                 IterationObserver& observer) {
+  const index_t n = index_t(Y.rows()), dim = index_t(Y.cols());
+  detail_umap::EdgeClock clock(graph, sgd.negative_sample_rate);
+  Matrix<double> start(n, dim);
+  for (int epoch = 0; epoch < sgd.n_epochs; ++epoch) {
+    start = Y;
+    const double alpha = detail_umap::rate(sgd, epoch);
+    parallel_for(0, n, [&](std::int64_t i) {
+      Random random(detail_umap::stream_seed(sgd.seed, std::uint64_t(epoch), std::uint64_t(i)));
+      detail_umap::move_point(Y.row(i).data(), dim, graph, graph.row_offsets[i], graph.row_offsets[i + 1], start,
+                              index_t(i), 2, epoch, alpha, sgd, clock, random);
+    });
+    if (!observer.after(epoch + 1, "optimization", Y)) return;
+  }
+}
+
+/// Optimizes new points' layout Y_new (P x d) against the fixed training layout `fixed` (N x d), row p
+/// of the bipartite graph `to_training` listing point p's training neighbors (transform: the training
+/// points do not move, each new point is pulled once per sample). Seeded per (seed, epoch, new point).
+inline void optimize_umap_placement(Matrix<double>& Y_new, const WeightedGraph& to_training,
+                                    const Matrix<double>& fixed, const UmapSgd& sgd) {
+  const index_t p_count = index_t(Y_new.rows()), dim = index_t(Y_new.cols());
+  detail_umap::EdgeClock clock(to_training, sgd.negative_sample_rate);
+  parallel_for(0, p_count, [&](std::int64_t p) {
+    for (int epoch = 0; epoch < sgd.n_epochs; ++epoch) {
+      Random random(detail_umap::stream_seed(sgd.seed, std::uint64_t(epoch), std::uint64_t(p)));
+      detail_umap::move_point(Y_new.row(p).data(), dim, to_training, to_training.row_offsets[p],
+                              to_training.row_offsets[p + 1], fixed, -1, 1, epoch, detail_umap::rate(sgd, epoch), sgd,
+                              clock, random);
+    }
+  });
+}
+
+}  // namespace nldr::routines
