@@ -92,7 +92,7 @@ inline TsneAffinities symmetrize_conditional(index_t n, std::span<const offset_t
                 " needs more than ", perplexity, " per point (a point with k neighbors reaches at most perplexity k): "
                 "raise the graph's k to about 3 x perplexity = ", std::ceil(3 * perplexity),
                 " or lower the perplexity below ", degree, " (tool: --k and --perplexity; Python: n_neighbors and "
-                "perplexity)");
+                "perplexity); a pruning selector also needs min_neighbors above the perplexity");
 }
 
 /// P from the lists of `graph` (directed lists as the selector built them; lengths as the graph
