@@ -44,7 +44,9 @@ inline double calibrate_conditional(std::span<const double> squared, double perp
   double spread = 0;
   for (double s : squared) spread += s - nearest;
   if (spread > 0) beta = double(k) / spread;
+  double used = beta;  // the beta p was computed with
   for (int step = 0; step < 200; ++step) {
+    used = beta;
     double sum = 0, weighted = 0;
     for (std::size_t j = 0; j < k; ++j) {
       p[j] = std::exp(-beta * (squared[j] - nearest));
@@ -64,7 +66,7 @@ inline double calibrate_conditional(std::span<const double> squared, double perp
     }
     if (beta == low || beta == high) break;  // the bracket has shrunk to one double
   }
-  return beta;
+  return used;
 }
 
 /// The joint P from conditional rows: row i holds (j, p_{j|i}) in offsets[i] .. offsets[i + 1].
