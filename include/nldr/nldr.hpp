@@ -43,6 +43,7 @@
 #include <nldr/embed/pca.hpp>
 #include <nldr/embed/sammon.hpp>
 #include <nldr/embed/smacof.hpp>
+#include <nldr/embed/tsne.hpp>
 #include <nldr/embed/umap.hpp>
 
 #include <nldr/metrics/metrics.hpp>

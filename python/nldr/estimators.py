@@ -33,8 +33,17 @@ from .neighbors import _graph_arrays, _warn_if_approximate
 
 # Registry parameter -> keyword of the estimators (scikit-learn's spelling).
 _RENAMED = {"dim": "n_components", "seed": "random_state"}
+# Per method: registry parameter -> (keyword, {keyword value: registry value}), where scikit-learn's
+# class of the same method spells a parameter or its values otherwise (TSNE: max_iter, angle,
+# method="barnes_hut", learning_rate="auto"). The default shown is the registry's, mapped back.
+_METHOD_KEYWORDS = {
+    "tsne": {"max_iterations": ("max_iter", {}), "theta": ("angle", {}),
+             "repulsion": ("method", {"barnes_hut": "barnes-hut"}), "learning_rate": ("learning_rate", {"auto": 0.0})},
+}
+# Registry result -> an extra fitted attribute of scikit-learn's name (besides the generated one).
+_RESULT_ALIASES = {"optimizer.iterations": "n_iter_"}
 # Registry method -> class name, where the CamelCase of the name is not the established one.
-_CLASS_NAMES = {"pca": "PCA", "mds": "ClassicalMDS", "ltsa": "LTSA", "umap": "UMAP"}
+_CLASS_NAMES = {"pca": "PCA", "mds": "ClassicalMDS", "ltsa": "LTSA", "tsne": "TSNE", "umap": "UMAP"}
 # The LLE family is one scikit-learn class with a method keyword.
 _LLE_FAMILY = {"standard": "lle", "modified": "modified-lle", "hessian": "hessian-lle", "ltsa": "ltsa"}
 _NEIGHBOR_DEFAULT = 10
@@ -60,6 +69,12 @@ def _labels(y, n):
     if np.issubdtype(y.dtype, np.integer):
         return y.astype(np.int64)
     return np.unique(y, return_inverse=True)[1].astype(np.int64)
+
+
+def _keyword(entry, name):
+    """The estimator keyword of registry parameter `name` of method `entry`, and its value map."""
+    renamed = _METHOD_KEYWORDS.get(entry["name"], {}).get(name)
+    return renamed if renamed else (_RENAMED.get(name, name), {})
 
 
 def _python_value(spec, text):
@@ -93,7 +108,8 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
     _graph = False
 
     def _registry_method(self):
-        method = getattr(self, "method", None)
+        # A `method` keyword chooses the registry entry only in a family class (LocallyLinearEmbedding).
+        method = None if None in self._methods else getattr(self, "method", None)
         if method not in self._methods:
             raise ValueError(f"method = {method!r} must be one of {', '.join(map(repr, self._methods))}")
         return self._methods[method]
@@ -101,8 +117,10 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
     def _registry_parameters(self, entry):
         values = {}
         for spec in entry["parameters"]:
-            keyword_name = _RENAMED.get(spec["name"], spec["name"])
+            keyword_name, value_map = _keyword(entry, spec["name"])
             value = getattr(self, keyword_name)
+            if isinstance(value, str) and value in value_map:
+                value = value_map[value]
             if spec["name"] == "seed":
                 value = _random_seed(value)
             if spec["name"] == "init" and not isinstance(value, str):
@@ -196,6 +214,8 @@ class _NldrEstimator(_FeatureNamesOut, _Base, _Mixin):
         self.results_ = self.model_.results
         for name, value in self.results_.items():
             setattr(self, _attribute_name(name), value)
+            if name in _RESULT_ALIASES:
+                setattr(self, _RESULT_ALIASES[name], value)
         return self
 
     def _iteration_callback(self):
@@ -277,13 +297,14 @@ def _make_estimator(class_name, methods, doc, extra=()):
     graph = any("graph" in entry["inputs"] for entry in methods.values())
     for entry in methods.values():
         for spec in entry["parameters"]:
-            name = _RENAMED.get(spec["name"], spec["name"])
+            name, value_map = _keyword(entry, spec["name"])
             if name in seen:
                 continue
             if not name.isidentifier() or keyword.iskeyword(name):
                 raise RuntimeError(f"registry parameter {spec['name']!r} is not a Python identifier")
             seen.add(name)
             default = _python_value(spec, spec["default"])
+            default = next((shown for shown, value in value_map.items() if value == default), default)
             if spec["name"] == "seed":
                 default = None
             parameters.append((name, default, spec["help"]))
@@ -341,7 +362,7 @@ def _build():
         classes["LocallyLinearEmbedding"] = _make_estimator(
             "LocallyLinearEmbedding", lle, doc,
             extra=[("method", "standard", "standard | modified | hessian | ltsa")])
-    sklearn_names = {"isomap": "Isomap", "pca": "PCA", "laplacian-eigenmaps": "SpectralEmbedding",
+    sklearn_names = {"isomap": "Isomap", "pca": "PCA", "laplacian-eigenmaps": "SpectralEmbedding", "tsne": "TSNE",
                      "mds": "MDS (metric SMACOF there, classical here)"}
     for name, entry in entries.items():
         extra = ()

@@ -45,9 +45,10 @@ TEST_CASE("every graph embedder: hostile inputs end in finite output or an nldr:
       nldr::Matrix<double> X = grid(6);
       X.bottomRows(18).array() += 1000.0;  // two far-apart halves of 18 points
       const auto graph = nldr::KNearest{7}(X);  // enough neighbors for every method, none across
-      if (name == "umap") {
-        // UMAP lays out each component on its own, as umap-learn does (docs/methods/umap.md): finite,
-        // and the two halves apart (every point's nearest embedded neighbor from its own half).
+      if (name == "umap" || name == "tsne") {
+        // UMAP lays out each component on its own, as umap-learn does (docs/methods/umap.md); t-SNE's P
+        // is block-diagonal and its repulsion acts between all points: finite, and the two halves
+        // apart (every point's nearest embedded neighbor from its own half).
         const nldr::Matrix<double> Y = embed(X, graph);
         REQUIRE(Y.allFinite());
         for (Eigen::Index i = 0; i < Y.rows(); ++i) {

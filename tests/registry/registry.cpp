@@ -52,7 +52,12 @@ TEST_CASE("every entry's defaults are valid and it fits a small Swiss roll", "[r
     CAPTURE(entry.name);
     CHECK_NOTHROW(nldr::Arguments(entry.parameters, {}, entry.name));
     CHECK(entry.min_neighbors(2) >= 1);
-    const auto model = entry.fit(nldr::FitInput<double>{.points = &roll.points, .graph = &graph}, {});
+    // A method that chooses its own k (t-SNE: 3 x perplexity) gets the graph it chooses.
+    const auto own = entry.default_neighbors
+                         ? nldr::KNearest{entry.default_neighbors(nldr::Arguments(entry.parameters, {}, entry.name), 300)}(
+                               roll.points)
+                         : graph;
+    const auto model = entry.fit(nldr::FitInput<double>{.points = &roll.points, .graph = &own}, {});
     CHECK(model.coordinates().rows() == 300);
     CHECK(model.coordinates().cols() == 2);
     CHECK(model.coordinates().allFinite());
@@ -166,6 +171,18 @@ TEST_CASE("every registry default equals the Options{} default a library user ge
   CHECK(method_default("umap", "set_op_mix_ratio") == nldr::UmapOptions{}.set_op_mix_ratio);
   CHECK(method_default("umap", "target_weight") == nldr::UmapOptions{}.target_weight);
   CHECK(method_default("umap", "seed") == double(nldr::UmapOptions{}.seed));
+  const nldr::TsneOptions tsne{};
+  CHECK(method_default("tsne", "perplexity") == tsne.perplexity);
+  CHECK(method_default("tsne", "early_exaggeration") == tsne.early_exaggeration);
+  CHECK(method_default("tsne", "exaggeration_iterations") == tsne.exaggeration_iterations);
+  CHECK(method_default("tsne", "late_exaggeration") == tsne.late_exaggeration);
+  CHECK(method_default("tsne", "learning_rate") == tsne.learning_rate);
+  CHECK(method_default("tsne", "max_iterations") == tsne.max_iterations);
+  CHECK(method_default("tsne", "momentum") == tsne.momentum);
+  CHECK(method_default("tsne", "final_momentum") == tsne.final_momentum);
+  CHECK(method_default("tsne", "dof") == tsne.dof);
+  CHECK(method_default("tsne", "theta") == tsne.theta);
+  CHECK(method_default("tsne", "objective_every") == tsne.objective_every);
   CHECK(selector_default("shared", "ratio") == nldr::SharedNeighborsOptions{}.ratio);
   CHECK(selector_default("gaussian", "z") == nldr::GaussianPrunedOptions{}.z);
   CHECK(selector_default("curvature", "intrinsic_dim") == nldr::CurvatureAdaptiveOptions{}.intrinsic_dim);

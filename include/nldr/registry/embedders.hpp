@@ -21,6 +21,7 @@
 #include <nldr/embed/pca.hpp>
 #include <nldr/embed/sammon.hpp>
 #include <nldr/embed/smacof.hpp>
+#include <nldr/embed/tsne.hpp>
 #include <nldr/embed/umap.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/registry/any_model.hpp>
@@ -414,6 +415,77 @@ struct FitUmap {
   }
 };
 
+// t-SNE (docs/methods/tsne.md).
+inline constexpr std::array<ParameterSpec, 15> tsne_parameters{
+    dim_parameter,
+    ParameterSpec{"perplexity", ParameterKind::real, "30", 1e-3, 1e9, {},
+                  "effective neighbors of each point's Gaussian (the graph needs more than this per point)"},
+    ParameterSpec{"early_exaggeration", ParameterKind::real, "12", 1, 1e6, {}, "P's factor during the first iterations"},
+    ParameterSpec{"exaggeration_iterations", ParameterKind::integer, "250", 0, 1e9, {},
+                  "iterations of early exaggeration (part of max_iterations)"},
+    ParameterSpec{"late_exaggeration", ParameterKind::real, "1", 1, 1e6, {}, "P's factor afterwards (1: none)"},
+    ParameterSpec{"learning_rate", ParameterKind::real, "0", 0, 1e12, {},
+                  "step size (0: auto, max(N / early_exaggeration / 4, 50), scikit-learn's convention)"},
+    ParameterSpec{"max_iterations", ParameterKind::integer, "1000", 1, 1e9, {}, "iterations, exaggeration included"},
+    ParameterSpec{"momentum", ParameterKind::real, "0.5", 0, 0.999, {}, "momentum during early exaggeration"},
+    ParameterSpec{"final_momentum", ParameterKind::real, "0.8", 0, 0.999, {}, "momentum afterwards"},
+    ParameterSpec{"dof", ParameterKind::real, "1", 1e-3, 1e6, {},
+                  "degrees of freedom a of the kernel (1 + r^2 / a)^-a (1: Cauchy; < 1: heavier tails)"},
+    ParameterSpec{"init", ParameterKind::choice, "pca", 0, 0, "pca|random|given|spectral",
+                  "start: PCA or random at std 1e-4, given coordinates, or Laplacian Eigenmaps of the graph"},
+    ParameterSpec{"repulsion", ParameterKind::choice, "auto", 0, 0, "auto|exact|barnes-hut|fft",
+                  "repulsion sum: auto (fft from N = 10,000 for d <= 2 when built, else barnes-hut), exact O(N^2), "
+                  "barnes-hut (d <= 3), fft (d <= 2)"},
+    ParameterSpec{"theta", ParameterKind::real, "0.5", 0, 1, {}, "Barnes-Hut opening angle (0: exact)"},
+    ParameterSpec{"objective_every", ParameterKind::integer, "50", 1, 1e9, {},
+                  "iterations between KL divergence evaluations (and the last one)"},
+    seed_parameter};
+
+/// t-SNE's graph when the user names no k: 3 x perplexity neighbors (van der Maaten 2014), at most N - 1.
+/// t-SNE's fewest neighbors from a pruning selector: 3, enough for perplexity up to 2; a larger
+/// perplexity needs more than it per point, which the fit checks (name both flags).
+inline index_t tsne_min_neighbors(index_t) { return 3; }
+
+inline index_t tsne_neighbors(const Arguments& a, index_t n) {
+  return std::max<index_t>(1, std::min<index_t>(n - 1, index_t(std::ceil(3 * a.real("perplexity")))));
+}
+
+struct FitTsne {
+  template <Real T>
+  TsneModel<T> operator()(const FitInput<T>& in, const Arguments& a) const {
+    const std::string& init = a.text("init");
+    const std::string& repulsion = a.text("repulsion");
+    TsneOptions options{.dim = a.index("dim"),
+                        .perplexity = a.real("perplexity"),
+                        .early_exaggeration = a.real("early_exaggeration"),
+                        .exaggeration_iterations = int(a.integer("exaggeration_iterations")),
+                        .late_exaggeration = a.real("late_exaggeration"),
+                        .learning_rate = a.real("learning_rate"),
+                        .max_iterations = int(a.integer("max_iterations")),
+                        .momentum = a.real("momentum"),
+                        .final_momentum = a.real("final_momentum"),
+                        .dof = a.real("dof"),
+                        .init = init == "random"     ? TsneInit::random
+                                : init == "given"    ? TsneInit::given
+                                : init == "spectral" ? TsneInit::spectral
+                                                     : TsneInit::pca,
+                        .repulsion = repulsion == "exact"        ? TsneRepulsion::exact
+                                     : repulsion == "barnes-hut" ? TsneRepulsion::barnes_hut
+                                     : repulsion == "fft"        ? TsneRepulsion::fft
+                                                                 : TsneRepulsion::automatic,
+                        .theta = a.real("theta"),
+                        .objective_every = int(a.integer("objective_every")),
+                        .seed = std::uint64_t(a.integer("seed"))};
+    if (options.init == TsneInit::given) {
+      if (in.initial == nullptr)
+        throw_invalid("init", "init = given needs the starting coordinates (Python: init=array): pass them, or use "
+                      "init = pca");
+      options.initial = in.initial->template cast<double>();
+    }
+    return fit_method(Tsne{std::move(options)}, in);
+  }
+};
+
 // A template only so that the table is instantiated where it is used (registry/compiled.hpp).
 template <class Unused>
 const std::vector<EmbedderInfo>& embedder_table() {
@@ -511,6 +583,11 @@ const std::vector<EmbedderInfo>& embedder_table() {
                                                  "uniform manifold approximation and projection (McInnes et al. 2018)",
                                                  needs_graph, umap_parameters, one_neighbor, FitUmap{}),
                              umap_neighbors),
+      with_default_neighbors(embedder<TsneModel>("tsne", no_aliases,
+                                                 "t-distributed stochastic neighbor embedding (van der Maaten & "
+                                                 "Hinton 2008)",
+                                                 needs_graph, tsne_parameters, tsne_min_neighbors, FitTsne{}),
+                             tsne_neighbors),
   };
   return table;
 }

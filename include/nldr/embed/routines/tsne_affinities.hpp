@@ -1,0 +1,157 @@
+// t-SNE's input affinities (van der Maaten & Hinton 2008; van der Maaten 2014; docs/methods/tsne.md):
+// for each point i a Gaussian bandwidth beta_i = 1 / (2 sigma_i^2) found by bisection so that the
+// conditional distribution p_{j|i} = exp(-beta_i d_ij^2) / sum_l exp(-beta_i d_il^2) over i's
+// neighbors has perplexity 2^H = `perplexity` (H its entropy in bits), then the joint, symmetric
+// P = (P_cond + P_cond^T) / 2N, which sums to 1. The neighbors are the lists of any selector's graph
+// (van der Maaten 2014 uses the 3 x perplexity nearest), or every other point of a distance matrix.
+#pragma once
+
+#include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
+#include <nldr/core/types.hpp>
+#include <nldr/neighbors/graph.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace nldr::detail {
+
+/// Symmetric joint affinities P (row-major, no diagonal, entries sum to 1).
+using TsneAffinities = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// The rule for how many neighbors a perplexity needs: a point with k neighbors reaches at most
+/// perplexity k (uniform p_{j|i}), so every point needs more than `perplexity` neighbors.
+inline bool enough_neighbors(index_t k, double perplexity) { return double(k) > perplexity; }
+
+/// Conditional affinities p (one per neighbor) of a point whose neighbors lie at squared distances
+/// `squared`, with the bandwidth found by bisection on beta until the entropy is log(perplexity)
+/// (natural log; 2^H in bits is the same perplexity) to within 1e-10 or beta stops changing.
+/// Distances are taken relative to the nearest (a common factor of every p), so no exp underflows
+/// for the nearest neighbor. Returns beta. Duplicates (all distances equal) give the uniform p.
+inline double calibrate_conditional(std::span<const double> squared, double perplexity, std::span<double> p) {
+  const std::size_t k = squared.size();
+  const double nearest = *std::min_element(squared.begin(), squared.end());
+  const double target = std::log(perplexity);
+  double beta = 1, low = 0, high = std::numeric_limits<double>::infinity();
+  // A scale-free start: beta = 1 / (mean squared distance above the nearest).
+  double spread = 0;
+  for (double s : squared) spread += s - nearest;
+  if (spread > 0) beta = double(k) / spread;
+  double used = beta;  // the beta p was computed with
+  for (int step = 0; step < 200; ++step) {
+    used = beta;
+    double sum = 0, weighted = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      p[j] = std::exp(-beta * (squared[j] - nearest));
+      sum += p[j];
+      weighted += p[j] * (squared[j] - nearest);
+    }
+    // H = log(sum) + beta <d^2 - nearest>_p.
+    const double entropy = std::log(sum) + beta * weighted / sum;
+    for (std::size_t j = 0; j < k; ++j) p[j] /= sum;
+    if (std::abs(entropy - target) < 1e-10) break;
+    if (entropy > target) {  // too flat: narrower kernel
+      low = beta;
+      beta = std::isinf(high) ? beta * 2 : (beta + high) / 2;
+    } else {
+      high = beta;
+      beta = (beta + low) / 2;
+    }
+    if (beta == low || beta == high) break;  // the bracket has shrunk to one double
+  }
+  return used;
+}
+
+/// The joint P from conditional rows: row i holds (j, p_{j|i}) in offsets[i] .. offsets[i + 1].
+/// P = (C + C^T) / 2N, assembled serially (the same sums in the same order on any thread count).
+inline TsneAffinities symmetrize_conditional(index_t n, std::span<const offset_t> offsets,
+                                             std::span<const index_t> columns, std::span<const double> values) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(2 * values.size());
+  const double scale = 1.0 / (2.0 * double(n));
+  for (index_t i = 0; i < n; ++i)
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      entries.emplace_back(i, columns[e], values[e] * scale);
+      entries.emplace_back(columns[e], i, values[e] * scale);
+    }
+  TsneAffinities P(n, n);
+  P.setFromTriplets(entries.begin(), entries.end());
+  P.makeCompressed();
+  return P;
+}
+
+/// The error for a graph with too few neighbors for the perplexity, naming the flags of the tool and
+/// of Python that fix it.
+[[noreturn]] inline void throw_too_few_neighbors(index_t point, index_t degree, double perplexity) {
+  throw_invalid("perplexity", "point ", point, " has ", degree, " neighbors in the graph, but perplexity ", perplexity,
+                " needs more than ", perplexity, " per point (a point with k neighbors reaches at most perplexity k): "
+                "raise the graph's k to about 3 x perplexity = ", std::ceil(3 * perplexity),
+                " or lower the perplexity below ", degree, " (tool: --k and --perplexity; Python: n_neighbors and "
+                "perplexity); a pruning selector also needs min_neighbors above the perplexity");
+}
+
+/// P from the lists of `graph` (directed lists as the selector built them; lengths as the graph
+/// holds them). Every point needs more neighbors than the perplexity (enough_neighbors).
+/// \throws nldr::invalid_argument naming "perplexity" otherwise.
+template <Real T>
+TsneAffinities graph_affinities(const NeighborGraph<T>& graph, double perplexity) {
+  const index_t n = graph.size();
+  for (index_t i = 0; i < n; ++i) {
+    index_t degree = 0;
+    for (index_t j : graph.neighbors(i)) degree += j != i;
+    if (!enough_neighbors(degree, perplexity)) throw_too_few_neighbors(i, degree, perplexity);
+  }
+  const auto offsets = graph.offsets();
+  const auto indices = graph.indices();
+  const auto lengths = graph.distances();
+  std::vector<double> squared(indices.size()), conditional(indices.size(), 0.0);
+  for (std::size_t e = 0; e < indices.size(); ++e) squared[e] = double(lengths[e]) * double(lengths[e]);
+  parallel_for(0, n, [&](std::int64_t i) {
+    // A self-loop (a user's graph) carries no affinity: calibrate over the others.
+    std::vector<double> own, p;
+    std::vector<offset_t> where;
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+      if (indices[e] != i) {
+        own.push_back(squared[e]);
+        where.push_back(e);
+      }
+    p.resize(own.size());
+    calibrate_conditional(own, perplexity, p);
+    for (std::size_t a = 0; a < where.size(); ++a) conditional[where[a]] = p[a];
+  });
+  return symmetrize_conditional(n, offsets, indices, conditional);
+}
+
+/// P over all pairs from an N x N distance matrix (symmetric, zero diagonal; the exact affinities
+/// of van der Maaten & Hinton 2008). O(N^2) time and memory for the matrix the caller holds; P itself
+/// keeps every pair. Needs N - 1 > perplexity.
+/// \throws nldr::invalid_argument naming "perplexity".
+template <class Derived>
+TsneAffinities distance_affinities(const Eigen::MatrixBase<Derived>& D, double perplexity) {
+  const auto n = index_t(D.rows());
+  if (!enough_neighbors(n - 1, perplexity)) throw_too_few_neighbors(0, n - 1, perplexity);
+  std::vector<offset_t> offsets(std::size_t(n) + 1);
+  for (index_t i = 0; i <= n; ++i) offsets[i] = offset_t(i) * (n - 1);
+  std::vector<index_t> columns(std::size_t(n) * std::size_t(n - 1));
+  std::vector<double> conditional(columns.size());
+  parallel_for(0, n, [&](std::int64_t i) {
+    std::vector<double> squared;
+    squared.reserve(std::size_t(n - 1));
+    for (index_t j = 0; j < n; ++j)
+      if (j != i) {
+        columns[offsets[i] + offset_t(squared.size())] = j;
+        squared.push_back(double(D(i, j)) * double(D(i, j)));
+      }
+    calibrate_conditional(squared, perplexity, std::span<double>(conditional.data() + offsets[i], squared.size()));
+  });
+  return symmetrize_conditional(n, offsets, columns, conditional);
+}
+
+}  // namespace nldr::detail
