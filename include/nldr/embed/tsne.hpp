@@ -22,6 +22,7 @@
 #include <nldr/embed/laplacian_eigenmaps.hpp>
 #include <nldr/embed/mds.hpp>
 #include <nldr/embed/model_fields.hpp>
+#include <nldr/embed/routines/fft_repulsion.hpp>
 #include <nldr/embed/routines/initial_layout.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
 #include <nldr/embed/routines/spectral_fit.hpp>
@@ -36,26 +37,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-// The FFT-accelerated repulsion lives in its own header, written beside this one; until both are
-// merged, repulsion = fft reports that it is not there.
-#if __has_include(<nldr/embed/routines/fft_repulsion.hpp>)
-#include <nldr/embed/routines/fft_repulsion.hpp>
-namespace nldr::detail {
-inline constexpr bool fft_repulsion_available = true;
-}
-#else
-namespace nldr::detail {
-struct FftRepulsionSettings {};
-inline constexpr bool fft_repulsion_available = false;
-inline double fft_repulsion(const Matrix<double>&, double, const FftRepulsionSettings&, Matrix<double>&) {
-  throw_invalid("repulsion", "this build of nldr has no FFT-accelerated repulsion: use barnes-hut or exact");
-}
-}  // namespace nldr::detail
-#endif
 
 namespace nldr {
 
@@ -226,7 +211,7 @@ inline double tsne_perplexity(double perplexity, index_t n) { return std::min(pe
 /// The repulsion `choice` resolves to for N points in d dimensions, and its name.
 inline std::pair<TsneRepulsion, const char*> resolved_repulsion(TsneRepulsion choice, index_t n, index_t d) {
   if (choice == TsneRepulsion::automatic)
-    choice = fft_repulsion_available && d <= 2 && n >= 10000 ? TsneRepulsion::fft
+    choice = d <= 2 && n >= 10000 ? TsneRepulsion::fft
              : d <= SpaceTree::max_dim                         ? TsneRepulsion::barnes_hut
                                                                : TsneRepulsion::exact;
   switch (choice) {
@@ -360,7 +345,11 @@ struct Tsne {
     switch (repulsion) {
       case TsneRepulsion::exact: repel = [dof](const Matrix<double>& Y_, Matrix<double>& F) { return detail::exact_repulsion(Y_, dof, F); }; break;
       case TsneRepulsion::fft:
-        repel = [dof, fft](const Matrix<double>& Y_, Matrix<double>& F) { return detail::fft_repulsion(Y_, dof, fft, F); };
+        // One workspace for every iteration: the grids and spectra are not reallocated (docs/algorithms.md 6.7).
+        repel = [dof, fft, work = std::make_shared<detail::FftRepulsionWorkspace>()](const Matrix<double>& Y_,
+                                                                                       Matrix<double>& F) {
+          return detail::fft_repulsion(Y_, dof, fft, F, *work);
+        };
         break;
       default:
         repel = [dof, theta](const Matrix<double>& Y_, Matrix<double>& F) {
