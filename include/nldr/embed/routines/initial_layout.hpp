@@ -30,7 +30,7 @@ inline void scale_layout(Matrix<double>& Y, double stddev) {
 template <Real T>
 Matrix<double> pca_layout(const Matrix<T>& X, index_t dim, double stddev) {
   if (X.cols() < dim)
-    throw_invalid("init", "init = pca needs at least as many input dimensions (", X.cols(),
+    throw_invalid("init", "init = pca needs at least as many input dimensions (n_features = ", X.cols(),
                   ") as embedding dimensions (", dim, "): use init = random or spectral");
   Matrix<double> Y = Pca{{.dim = dim, .algorithm = PcaAlgorithm::covariance}}.fit(X).coordinates.template cast<double>();
   scale_layout(Y, stddev);
