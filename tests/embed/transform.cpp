@@ -390,7 +390,33 @@ TEST_CASE("held-out points of a Swiss roll land as well as the fitted ones, ever
     const double fitted_error = unexplained(fitted * map, truth);
     const double held_out_error = unexplained(design(model.transform(X_new)) * map, truth_new);
     CAPTURE(fitted_error, held_out_error);
-    CHECK(held_out_error <= fitted_error + 0.02);
+    if (fitted_error < 0.5) {
+      CHECK(held_out_error <= fitted_error + 0.02);
+      continue;
+    }
+    // t-SNE keeps neighborhoods, not an affine image of the truth (1 - R^2 ~ 0.84 above): there a
+    // held-out point's nearest embedded training point must be one of its 10 nearest in the input as
+    // often as a training point's own (leave one out), within 0.05.
+    const auto agreement = [&](const Eigen::MatrixXd& points, const Eigen::MatrixXd& embedded, bool training) {
+      const Eigen::MatrixXd Y = model.coordinates();
+      double agreeing = 0;
+      for (Eigen::Index p = 0; p < points.rows(); ++p) {
+        Eigen::VectorXd input = (X.rowwise() - points.row(p)).rowwise().squaredNorm();
+        Eigen::VectorXd output = (Y.rowwise() - embedded.row(p)).rowwise().squaredNorm();
+        if (training) input(p) = output(p) = std::numeric_limits<double>::infinity();
+        Eigen::Index nearest = 0;
+        output.minCoeff(&nearest);
+        std::vector<double> sorted(input.data(), input.data() + input.size());
+        std::nth_element(sorted.begin(), sorted.begin() + 9, sorted.end());
+        agreeing += input(nearest) <= sorted[9];
+      }
+      return agreeing / double(points.rows());
+    };
+    const double fitted_agreement = agreement(X, model.coordinates(), true);
+    const double held_out_agreement = agreement(X_new, model.transform(X_new), false);
+    CAPTURE(fitted_agreement, held_out_agreement);
+    CHECK(fitted_agreement > 0.8);
+    CHECK(held_out_agreement >= fitted_agreement - 0.05);
   }
 }
 

@@ -35,6 +35,7 @@ nldr::AnyModel<T> small_model(const std::string& method, const nldr::Matrix<T>& 
   const auto graph = nldr::find_selector(selector).select(X, options);
   nldr::ParameterValues values{{"dim", "2"}};
   if (method == "landmark-isomap") values["landmarks"] = "20";
+  if (nldr::takes_parameter(entry.parameters, "perplexity")) values["perplexity"] = "2";  // t-SNE: below k = 8
   return entry.fit(nldr::FitInput<T>{.points = &X, .graph = &graph}, values);
 }
 

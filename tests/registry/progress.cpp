@@ -76,6 +76,8 @@ std::vector<nldr::ParameterValues> configurations(const nldr::EmbedderInfo& entr
   for (const auto& spec : entry.parameters) {
     if (spec.name == "max_iterations") base.emplace("max_iterations", "20");
     if (spec.name == "eigen_max_iterations") base.emplace("eigen_max_iterations", "20");
+    if (spec.name == "perplexity") base.emplace("perplexity", "3");  // t-SNE: below the graph's k = 10
+    if (spec.name == "exaggeration_iterations") base.emplace("exaggeration_iterations", "10");
   }
   std::vector<nldr::ParameterValues> all{base};
   for (const auto& spec : entry.parameters) {
@@ -265,7 +267,9 @@ TEMPLATE_TEST_CASE("every iterative method tells its observer each iteration and
       return seen.push_back(report.coordinates()), true;
     };
     input.on_iteration = &record;
-    const auto observed = entry.fit(input, {});
+    nldr::ParameterValues values;
+    if (nldr::takes_parameter(entry.parameters, "perplexity")) values["perplexity"] = "3";  // t-SNE: below k = 12
+    const auto observed = entry.fit(input, values);
     if (!entry.iterative) {
       CHECK(seen.empty());  // the eigen methods ignore the observer
       continue;
@@ -278,7 +282,7 @@ TEMPLATE_TEST_CASE("every iterative method tells its observer each iteration and
     std::size_t calls = 0;
     const nldr::IterationCallback stop = [&](const nldr::IterationReport&) { return ++calls < 2; };
     input.on_iteration = &stop;
-    const auto stopped = entry.fit(input, {});
+    const auto stopped = entry.fit(input, values);
     CHECK(calls == 2);
     CHECK(stopped.coordinates().template cast<double>().isApprox(seen[1], 1e-5));
   }

@@ -245,6 +245,7 @@ inline EdgeLengths edge_lengths(const Arguments& a, bool given) {
 inline constexpr std::array<std::string_view, 0> no_aliases{};
 inline constexpr std::array<std::string_view, 1> mds_aliases{"classical-mds"};
 inline constexpr std::array<std::string_view, 2> laplacian_aliases{"laplacian", "spectral"};
+inline constexpr std::array<std::string_view, 1> tsne_aliases{"t-sne"};
 
 inline constexpr std::array<ParameterSpec, 3> pca_parameters{
     dim_parameter,
@@ -583,7 +584,7 @@ const std::vector<EmbedderInfo>& embedder_table() {
                                                  "uniform manifold approximation and projection (McInnes et al. 2018)",
                                                  needs_graph, umap_parameters, one_neighbor, FitUmap{}),
                              umap_neighbors),
-      with_default_neighbors(embedder<TsneModel>("tsne", no_aliases,
+      with_default_neighbors(embedder<TsneModel>("tsne", tsne_aliases,
                                                  "t-distributed stochastic neighbor embedding (van der Maaten & "
                                                  "Hinton 2008)",
                                                  needs_graph, tsne_parameters, tsne_min_neighbors, FitTsne{}),
