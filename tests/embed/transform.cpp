@@ -390,7 +390,7 @@ TEST_CASE("held-out points of a Swiss roll land as well as the fitted ones, ever
     const double fitted_error = unexplained(fitted * map, truth);
     const double held_out_error = unexplained(design(model.transform(X_new)) * map, truth_new);
     CAPTURE(fitted_error, held_out_error);
-    if (fitted_error < 0.5) {
+    if (fitted_error < 0.7) {  // UMAP: ~0.52; the eigen methods far less
       CHECK(held_out_error <= fitted_error + 0.02);
       continue;
     }
