@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 TEST_CASE("methods are found by name, alias and any case, and a typo gets a suggestion", "[registry]") {
   CHECK(nldr::find_embedder("Isomap").name == "isomap");
@@ -25,6 +26,18 @@ TEST_CASE("methods are found by name, alias and any case, and a typo gets a sugg
   std::set<std::string> names;
   for (const auto& entry : nldr::embedders()) CHECK(names.insert(std::string(entry.name)).second);
   for (const auto& entry : nldr::selectors()) CHECK(names.insert(std::string(entry.name)).second);
+}
+
+TEST_CASE("every build lists the same selectors; one whose dependency is missing refuses when used", "[registry]") {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::selectors()) names.push_back(entry.name);
+  CHECK(names == std::vector<std::string_view>{"knn", "epsilon", "shared", "gaussian", "curvature", "short-circuit",
+                                               "approx-knn"});
+#if !defined(NLDR_HAVE_HNSWLIB)
+  const nldr::Matrix<double> X = nldr::Matrix<double>::Random(20, 3);
+  CHECK_THROWS_CONTAINING(nldr::find_selector("approx-knn").select(X, {}), nldr::invalid_argument,
+                          "use the knn selector");
+#endif
 }
 
 TEST_CASE("parameters are checked by name, kind and range", "[registry]") {

@@ -124,8 +124,9 @@ inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
     ParameterSpec{"ef_construction", ParameterKind::integer, "64", 1, 2147483646, {},
                   "HNSW candidates while building the index"}};
 
-// Which selectors a build has depends on its optional dependencies (Boost for rstar, hnswlib for
-// approx-knn): every translation unit of one program must see the same NLDR_HAVE_* definitions.
+// Every build lists the same selectors: one that needs an optional dependency the build lacks (hnswlib
+// for approx-knn, Boost for short-circuit's rstar index) says so when it is used, so the tool's help,
+// Python's names and the docs do not change with the build.
 // A template only so that the table is instantiated where it is used (registry/compiled.hpp).
 template <class Unused>
 const std::vector<SelectorInfo>& selector_table() {
@@ -183,15 +184,20 @@ const std::vector<SelectorInfo>& selector_table() {
                                "kdtree (same result) or rebuild with libboost-dev");
 #endif
                }),
-#if defined(NLDR_HAVE_HNSWLIB)
       selector("approx-knn", "approximate k nearest neighbors on an HNSW index (hnswlib)", approximate_knn_parameters,
-               false, []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
+               false,
+               []<Real T>([[maybe_unused]] const Matrix<T>& X, [[maybe_unused]] const Arguments& a,
+                          const ProgressCallback&) -> NeighborGraph<T> {
+#if defined(NLDR_HAVE_HNSWLIB)
                  return ApproximateKNearest{.k = a.index("k"),
                                             .ef = a.index("ef"),
                                             .M = a.index("hnsw_m"),
                                             .ef_construction = a.index("ef_construction")}(X);
-               }),
+#else
+                 throw_invalid("selector", "the approx-knn selector needs hnswlib, which this build lacks: use the "
+                               "knn selector (exact), or rebuild with hnswlib (Debian libhnswlib-dev)");
 #endif
+               }),
   };
   return table;
 }
