@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tsne_test {
@@ -80,9 +81,11 @@ TEST_CASE("t-SNE: the exact gradient is the derivative of the KL divergence", "[
   const nldr::Matrix<double> X = tsne_test::gaussian(25, 4, 1.0, 3);
   const auto P = nldr::detail::distance_affinities(tsne_test::all_distances(X), 5.0);
   const Eigen::MatrixXd dense = Eigen::MatrixXd(P);
-  for (const double dof : {1.0, 0.5, 3.0}) {
-    CAPTURE(dof);
-    nldr::Matrix<double> Y = tsne_test::gaussian(25, 2, 2.0, 7);
+  // d = 1, 2, 3 run the attraction's fixed-size loops, d = 4 its general one.
+  const std::pair<double, int> cases[] = {{1.0, 2}, {0.5, 2}, {3.0, 2}, {1.0, 1}, {1.0, 3}, {0.5, 4}};
+  for (const auto& [dof, d] : cases) {
+    CAPTURE(dof, d);
+    nldr::Matrix<double> Y = tsne_test::gaussian(25, d, 2.0, 7);
     nldr::Matrix<double> attraction, forces;
     const nldr::detail::TsneKernel kernel{dof};
     nldr::detail::tsne_attraction(P, Y, kernel, attraction);

@@ -29,6 +29,7 @@
 #include <nldr/embed/routines/tsne_affinities.hpp>
 #include <nldr/embed/routines/tsne_optimizer.hpp>
 #include <nldr/embed/routines/tsne_repulsion.hpp>
+#include <nldr/neighbors/detail/locality_order.hpp>
 #include <nldr/neighbors/graph.hpp>
 
 #include <Eigen/Core>
@@ -259,7 +260,7 @@ struct Tsne {
       default: Y = start(n);
     }
     model.times.add("initialization", clock.seconds());
-    optimize(model, P, std::move(Y));
+    optimize(model, P, std::move(Y), detail::locality_order(graph));
     routines::keep_training_points(model, X, graph, 1);
     return model;
   }
@@ -330,8 +331,12 @@ struct Tsne {
     return detail::random_layout(n, options.dim, initial_stddev, options.seed);
   }
 
+  /// Descends from Y. With `order` (the graph's points in breadth-first order: a point's P-neighbors
+  /// then lie close to it in memory, so the attraction finds their coordinates in cache; 2.0x faster
+  /// attraction at N = 70,000, docs/methods/tsne.md "Cost") the descent runs in that numbering.
   template <Real T>
-  void optimize(TsneModel<T>& model, const detail::TsneAffinities& P, Matrix<double> Y) const {
+  void optimize(TsneModel<T>& model, const detail::TsneAffinities& P, Matrix<double> Y,
+                const std::vector<index_t>& order = {}) const {
     Stopwatch clock;
     const auto n = index_t(Y.rows());
     const auto [repulsion, name] = detail::resolved_repulsion(options.repulsion, n, options.dim);
@@ -365,7 +370,18 @@ struct Tsne {
                                         .final_momentum = options.final_momentum,
                                         .objective_every = options.objective_every};
     IterationObserver observer(model.optimizer, options.on_iteration, options.progress, options.max_iterations, "tsne");
-    model.kl_divergence = detail::optimize_tsne(P, Y, schedule, detail::TsneKernel{dof}, repel, observer);
+    if (order.empty()) {
+      model.kl_divergence = detail::optimize_tsne(P, Y, schedule, detail::TsneKernel{dof}, repel, observer);
+    } else {
+      Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> to_order(n);  // point -> its place in `order`
+      for (index_t v = 0; v < n; ++v) to_order.indices()[order[std::size_t(v)]] = int(v);
+      detail::TsneAffinities P_ordered = to_order * P * to_order.transpose();
+      P_ordered.makeCompressed();
+      Matrix<double> Y_ordered = to_order * Y;
+      model.kl_divergence =
+          detail::optimize_tsne(P_ordered, Y_ordered, schedule, detail::TsneKernel{dof}, repel, observer, order);
+      Y = to_order.transpose() * Y_ordered;
+    }
     model.coordinates = Y.template cast<T>();
     model.times.add("optimization", clock.seconds());
   }

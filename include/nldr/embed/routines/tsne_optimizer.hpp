@@ -20,6 +20,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -40,19 +41,33 @@ struct TsneSchedule {
   int objective_every = 50;            ///< KL every this many iterations and at the last one
 };
 
-/// A = sum_j p_ij w_ij^{1/a} (y_i - y_j) per row (P's stored row order).
-inline void tsne_attraction(const TsneAffinities& P, const Matrix<double>& Y, const TsneKernel& kernel,
-                            Matrix<double>& A) {
+/// A = sum_j p_ij w_ij^{1/a} (y_i - y_j) per row (P's stored row order). The loop reads P's arrays
+/// directly with d a compile-time constant for d = 1, 2, 3 (the same operations in the same order
+/// as for any d: only the speed differs).
+template <int Dim = Eigen::Dynamic>
+void tsne_attraction(const TsneAffinities& P, const Matrix<double>& Y, const TsneKernel& kernel, Matrix<double>& A) {
+  if constexpr (Dim == Eigen::Dynamic) {
+    switch (Y.cols()) {
+      case 1: return tsne_attraction<1>(P, Y, kernel, A);
+      case 2: return tsne_attraction<2>(P, Y, kernel, A);
+      case 3: return tsne_attraction<3>(P, Y, kernel, A);
+      default: break;
+    }
+  }
   A.setZero(Y.rows(), Y.cols());
-  const Eigen::Index d = Y.cols();
+  const Eigen::Index d = Dim == Eigen::Dynamic ? Y.cols() : Dim;
+  const auto* outer = P.outerIndexPtr();
+  const auto* inner = P.innerIndexPtr();
+  const double* value = P.valuePtr();
+  const double* y = Y.data();  // row-major: point i at y + i d
   parallel_for(0, P.outerSize(), [&](std::int64_t i) {
-    const double* yi = Y.row(i).data();
-    double* a = A.row(i).data();
-    for (TsneAffinities::InnerIterator it(P, i); it; ++it) {
-      const double* yj = Y.row(it.col()).data();
+    const double* yi = y + i * d;
+    double* a = A.data() + i * d;
+    for (auto e = outer[i]; e < outer[i + 1]; ++e) {
+      const double* yj = y + Eigen::Index(inner[e]) * d;
       double r2 = 0;
       for (Eigen::Index c = 0; c < d; ++c) r2 += (yi[c] - yj[c]) * (yi[c] - yj[c]);
-      const double g = it.value() * kernel.attraction(r2);
+      const double g = value[e] * kernel.attraction(r2);
       for (Eigen::Index c = 0; c < d; ++c) a[c] += g * (yi[c] - yj[c]);
     }
   });
@@ -76,13 +91,15 @@ inline double tsne_kl_divergence(const TsneAffinities& P, const Matrix<double>& 
   return ordered_sum(partial);
 }
 
-/// Runs `schedule` from Y (N x d, updated in place), observed after every iteration. Returns the
-/// last KL computed (NaN if none was).
+/// Runs `schedule` from Y (N x d, updated in place), observed after every iteration. P and Y may be
+/// in another numbering than the caller's (for locality: embed/tsne.hpp); `original` then maps each
+/// row to the caller's point, so that the observer sees the caller's order. Returns the last KL
+/// computed (NaN if none was).
 inline double optimize_tsne(const TsneAffinities& P, Matrix<double>& Y, const TsneSchedule& schedule,
                             const TsneKernel& kernel, const TsneRepulsionFunction& repulsion,
-                            IterationObserver& observer) {
+                            IterationObserver& observer, std::span<const index_t> original = {}) {
   const auto n = Y.rows(), d = Y.cols();
-  Matrix<double> attraction(n, d), forces(n, d), gradient(n, d), update(n, d), gains(n, d);
+  Matrix<double> attraction(n, d), forces(n, d), gradient(n, d), update(n, d), gains(n, d), in_original_order;
   double kl = std::numeric_limits<double>::quiet_NaN();
   for (int iteration = 1; iteration <= schedule.max_iterations; ++iteration) {
     const bool early = iteration <= schedule.exaggeration_iterations;
@@ -112,7 +129,12 @@ inline double optimize_tsne(const TsneAffinities& P, Matrix<double>& Y, const Ts
     });
     // The objective does not see translations; keeping the centre at 0 keeps the coordinates small.
     Y.rowwise() -= Y.colwise().mean();
-    if (!observer.after(iteration, early ? "early exaggeration" : "optimization", Y, objective)) break;
+    if (!original.empty() && observer.observed()) {
+      in_original_order.resize(n, d);
+      for (Eigen::Index r = 0; r < n; ++r) in_original_order.row(original[std::size_t(r)]) = Y.row(r);
+    }
+    const Matrix<double>& seen = original.empty() || !observer.observed() ? Y : in_original_order;
+    if (!observer.after(iteration, early ? "early exaggeration" : "optimization", seen, objective)) break;
   }
   return kl;
 }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <nldr/core/types.hpp>
+#include <nldr/neighbors/detail/locality_order.hpp>
 #include <nldr/neighbors/graph.hpp>
 
 #include <algorithm>
@@ -43,21 +44,9 @@ struct LocalGraph {
     const auto indices = graph.indices();
     const auto lengths = graph.distances();
     LocalGraph g;
-    g.original.reserve(std::size_t(n));
-    g.local.assign(std::size_t(n), -1);
-    for (index_t root = 0; root < n; ++root) {
-      if (g.local[root] >= 0) continue;
-      g.local[root] = index_t(g.original.size());
-      g.original.push_back(root);
-      for (std::size_t next = std::size_t(g.local[root]); next < g.original.size(); ++next) {
-        const index_t i = g.original[next];
-        for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
-          if (g.local[indices[e]] < 0) {
-            g.local[indices[e]] = index_t(g.original.size());
-            g.original.push_back(indices[e]);
-          }
-      }
-    }
+    g.original = locality_order(graph);
+    g.local.resize(std::size_t(n));
+    for (index_t v = 0; v < n; ++v) g.local[g.original[v]] = v;
     g.offsets.resize(std::size_t(n) + 1);
     g.indices.resize(indices.size());
     g.lengths.resize(indices.size());
