@@ -3,8 +3,8 @@
     /usr/bin/python3 benchmarks/tsne_fashion_mnist.py [--n 20000] [--threads 2] [--sides nldr,sklearn,Rtsne]
         [--bench build/benchmarks/bench_tsne_fashion_mnist] [--dir /usr/share/datasets/fashion-mnist]
 
-The first N training images (pixels / 255) are reduced to 50 dimensions by scikit-learn's PCA
-(random_state 0) once; every side reads that same matrix and times only its own t-SNE (neighbors,
+The first N of the 70,000 images (training, then test; pixels / 255) are reduced to 50 dimensions by
+scikit-learn's PCA (random_state 0) once; every side reads that same matrix and times only its own t-SNE (neighbors,
 affinities, optimization), each in its own process with `--threads` threads: nldr
 (benchmarks/tsne_fashion_mnist.cpp), scikit-learn's TSNE (method barnes_hut, n_jobs) run by this
 script with --side sklearn, Rtsne (benchmarks/tsne_fashion_mnist.R). The embeddings are then
@@ -13,7 +13,6 @@ and trustworthiness k = 10 of a seeded 5,000-point sample against the 50-D input
 trustworthiness). Prints a table, the ratios of the times to nldr's, and the load average.
 """
 import argparse
-import gzip
 import json
 import os
 import subprocess
@@ -22,14 +21,6 @@ import tempfile
 import time
 
 import numpy as np
-
-
-def read_fashion(directory, n):
-    with gzip.open(os.path.join(directory, "train-images-idx3-ubyte.gz")) as f:
-        images = np.frombuffer(f.read(), dtype=np.uint8, offset=16).reshape(-1, 784)[:n] / 255.0
-    with gzip.open(os.path.join(directory, "train-labels-idx1-ubyte.gz")) as f:
-        labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)[:n]
-    return images, labels
 
 
 def sklearn_side(x_path, y_path, threads):
@@ -70,6 +61,10 @@ def main():
     if args.side == "sklearn":
         return sklearn_side(args.x, args.y, args.threads)
 
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from fashion_mnist import read_fashion
+    from spectral_compare import calibration_line
+    print(calibration_line(), flush=True)
     from sklearn.decomposition import PCA
     images, labels = read_fashion(args.dir, args.n)
     X = PCA(n_components=50, random_state=0).fit_transform(images)

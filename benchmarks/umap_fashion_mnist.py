@@ -3,8 +3,8 @@
     /usr/bin/python3 benchmarks/umap_fashion_mnist.py --bench build/benchmarks/bench_umap_fashion_mnist
         [--n 20000] [--threads 2] [--sides nldr,umap-learn,uwot] [--dir /usr/share/datasets/fashion-mnist]
 
-The first n training images (pixels / 255) are reduced to 50 principal components here (scikit-learn's
-PCA, seeded); the three sides read that matrix and embed it with their defaults (15 neighbors,
+The first n of the 70,000 images (training, then test; pixels / 255) are reduced to 50 principal
+components here (scikit-learn's PCA, seeded); the three sides read that matrix and embed it with their defaults (15 neighbors,
 min_dist 0.1 for umap-learn and nldr; uwot's own defaults otherwise but min_dist 0.1 too, so that
 the three draw the same picture), timed inside each process from the matrix in memory to the
 embedding (umap-learn's numba compilation included: it is paid by every new process). Each
@@ -13,7 +13,6 @@ embedding is then judged here alike: the 10-NN accuracy (scikit-learn's KNeighbo
 5,000-point sample against the 784 pixels.
 """
 import argparse
-import gzip
 import json
 import os
 import subprocess
@@ -22,6 +21,10 @@ import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fashion_mnist import read_fashion  # noqa: E402 (the first n of the 70,000 images)
+from spectral_compare import calibration_line  # noqa: E402 (the machine's speed, printed first)
 
 UMAP_LEARN = """
 import sys, time, numpy as np
@@ -45,21 +48,6 @@ con <- file(args[2], "wb"); writeBin(as.vector(t(Y)), con); close(con)
 """
 
 
-def read_idx_images(path, limit):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    n, rows, cols = (int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(3))
-    n = min(n, limit)
-    return np.frombuffer(data, dtype=np.uint8, count=n * rows * cols, offset=16).reshape(n, rows * cols) / 255.0
-
-
-def read_idx_labels(path, limit):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    n = min(int.from_bytes(data[4:8], "big"), limit)
-    return np.frombuffer(data, dtype=np.uint8, count=n, offset=8).astype(int)
-
-
 def judge(Y, labels, pixels, sample):
     from sklearn.manifold import trustworthiness
     from sklearn.model_selection import cross_val_score
@@ -77,10 +65,9 @@ def main():
     parser.add_argument("--sides", default="nldr,umap-learn,uwot")
     parser.add_argument("--dir", default="/usr/share/datasets/fashion-mnist")
     args = parser.parse_args()
+    print(calibration_line(), flush=True)
 
-    images = os.path.join(args.dir, "train-images-idx3-ubyte.gz")
-    pixels = read_idx_images(images, args.n)
-    labels = read_idx_labels(os.path.join(args.dir, "train-labels-idx1-ubyte.gz"), args.n)
+    pixels, labels = read_fashion(args.dir, args.n)
     from sklearn.decomposition import PCA
     X = PCA(50, random_state=0).fit_transform(pixels)
     sample = np.random.default_rng(0).choice(len(X), size=min(5000, len(X)), replace=False)
