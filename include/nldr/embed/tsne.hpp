@@ -332,8 +332,8 @@ struct Tsne {
   }
 
   /// Descends from Y. With `order` (the graph's points in breadth-first order: a point's P-neighbors
-  /// then lie close to it in memory, so the attraction finds their coordinates in cache; 2.0x faster
-  /// attraction at N = 70,000, docs/methods/tsne.md "Cost") the descent runs in that numbering.
+  /// then lie close to it in memory, so the attraction finds their coordinates in cache: the fit of
+  /// 70,000 images ran 1.54x faster, docs/methods/tsne.md "Cost") the descent runs in that numbering.
   template <Real T>
   void optimize(TsneModel<T>& model, const detail::TsneAffinities& P, Matrix<double> Y,
                 const std::vector<index_t>& order = {}) const {
