@@ -4,8 +4,8 @@
         [--bench build/benchmarks/bench_tsne_fashion_mnist] [--dir /usr/share/datasets/fashion-mnist]
 
 The first N of the 70,000 images (training, then test; pixels / 255) are reduced to 50 dimensions by
-scikit-learn's PCA (random_state 0) once; every side reads that same matrix and times only its own t-SNE (neighbors,
-affinities, optimization), each in its own process with `--threads` threads: nldr
+scikit-learn's PCA (random_state 0) once; every side reads that same matrix and times only its own
+t-SNE (neighbors, affinities, optimization), each in its own process with `--threads` threads: nldr
 (benchmarks/tsne_fashion_mnist.cpp), scikit-learn's TSNE (method barnes_hut, n_jobs) run by this
 script with --side sklearn, Rtsne (benchmarks/tsne_fashion_mnist.R). The embeddings are then
 evaluated here alike: 10-NN accuracy (5-fold cross-validation, scikit-learn's KNeighborsClassifier)

@@ -4,9 +4,9 @@
         [--n 20000] [--threads 2] [--sides nldr,umap-learn,uwot] [--dir /usr/share/datasets/fashion-mnist]
 
 The first n of the 70,000 images (training, then test; pixels / 255) are reduced to 50 principal
-components here (scikit-learn's PCA, seeded); the three sides read that matrix and embed it with their defaults (15 neighbors,
-min_dist 0.1 for umap-learn and nldr; uwot's own defaults otherwise but min_dist 0.1 too, so that
-the three draw the same picture), timed inside each process from the matrix in memory to the
+components here (scikit-learn's PCA, seeded); the three sides read that matrix and embed it with
+their defaults (15 neighbors, min_dist 0.1 for umap-learn and nldr; uwot's own defaults otherwise
+but min_dist 0.1 too, so that the three draw the same picture), timed inside each process from the matrix in memory to the
 embedding (umap-learn's numba compilation included: it is paid by every new process). Each
 embedding is then judged here alike: the 10-NN accuracy (scikit-learn's KNeighborsClassifier(10),
 5-fold cross-validation, unshuffled StratifiedKFold) and trustworthiness T(10) of a seeded
