@@ -410,6 +410,27 @@ TEST_CASE("embed --color-column: a label column of the input colors the plot and
   for (const char* text : {">setosa</text>", ">versicolor</text>", ">virginica</text>"})
     CHECK_THAT(slurp(s / "species.svg"), ContainsSubstring(text));
 
+  // Class names with spaces and slashes, one per line (Fashion-MNIST's "T-shirt/top", "Ankle boot"):
+  // each whole line is one category, whatever the whitespace inside it.
+  {
+    std::ofstream names(s / "names.txt");
+    for (int i = 0; i < 150; ++i) names << (i % 3 == 0 ? "T-shirt/top" : i % 3 == 1 ? "Ankle boot" : "Bag") << '\n';
+  }
+  const auto named = nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
+                                     s / "names.txt" + " --plot " + s / "names.svg");
+  INFO(named.err);
+  REQUIRE(named.exit_code == 0);
+  for (const char* text : {">T-shirt/top</text>", ">Ankle boot</text>", ">Bag</text>"})
+    CHECK_THAT(slurp(s / "names.svg"), ContainsSubstring(text));
+  // Numbers in two space-separated columns are still two columns, and refused.
+  {
+    std::ofstream pairs(s / "pairs.txt");
+    for (int i = 0; i < 150; ++i) pairs << i << ' ' << i % 3 << '\n';
+  }
+  require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
+                                s / "pairs.txt" + " --plot " + s / "pairs.svg --quiet"),
+                2, "1 column");
+
   // A numeric label column by position: integer classes are categorical too.
   std::ofstream(s / "labeled.csv") << "x,y,z,class\n";
   {

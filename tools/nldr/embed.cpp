@@ -33,14 +33,28 @@ struct PlotColors {
 
 /// The colors of `embed --color FILE`: a one-column file of numbers or text (categories), one row per
 /// point, with a header line only in a file of n + 1 rows (Session::header_of_per_point_file).
+/// Category names may hold spaces ("Ankle boot"): in a file without commas or tabs whose reading by
+/// whitespace fails or finds text in several columns, each whole line is one value. Numbers in
+/// several columns are still refused below.
 PlotColors read_color_file(const Session& session, const std::string& path, nldr::index_t n) {
   const std::string bytes = nldr::io::read_bytes(path);
   nldr::io::ReadOptions options;
   options.header = session.header_of_per_point_file(bytes, n, path, "color");
   options.index_col = nldr::io::IndexColumn::none();
-  PlotColors colors{nldr::io::parse_column(bytes, nldr::io::input_name(path), nldr::io::ColumnRef(std::size_t(0)),
-                                           options),
-                    "--color " + path};
+  const auto read = [&](nldr::io::CsvSeparator separator) {
+    options.separator = separator;
+    return nldr::io::parse_column(bytes, nldr::io::input_name(path), nldr::io::ColumnRef(std::size_t(0)), options);
+  };
+  const bool one_value_per_line = bytes.find_first_of(",\t") == std::string::npos;
+  nldr::io::ColumnValues column;
+  try {
+    column = read(nldr::io::CsvSeparator::automatic);
+  } catch (const nldr::io_error&) {
+    if (!one_value_per_line) throw;
+    column = read(nldr::io::CsvSeparator::comma);
+  }
+  if (one_value_per_line && column.input_columns > 1 && !column.numeric) column = read(nldr::io::CsvSeparator::comma);
+  PlotColors colors{std::move(column), "--color " + path};
   if (colors.column.input_columns != 1 || colors.column.values.size() != n)
     nldr::throw_invalid("color", path, " is ", colors.column.values.size(), " x ", colors.column.input_columns,
                         " but must hold one value per point: ", n, " rows (or a header line and ", n,
