@@ -4,10 +4,14 @@
 
 #include <nldr/datasets/swiss_roll.hpp>
 #include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/described_parameters.hpp>
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/selectors.hpp>
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <span>
 #include <string>
@@ -57,6 +61,88 @@ TEST_CASE("parameters are checked by name, kind and range", "[registry]") {
   CHECK(a.text("factorization") == "supernodal");
   CHECK(a.flag("report_gap"));
   CHECK(a.index("dim") == 2);
+}
+
+namespace {
+
+enum class Shape { round, square };
+inline constexpr std::array<nldr::Choice<Shape>, 2> shapes{{{"round", Shape::round}, {"square", Shape::square}}};
+
+/// Every kind of parameter a describe() can list, with defaults chosen to show their text.
+struct ExampleOptions {
+  int count = 3;
+  double width = 1e-4;
+  std::uint64_t seed = 7;
+  bool verbose = false;
+  Shape shape = Shape::square;
+  Shape corner = Shape::round;
+  double not_named = 5;
+
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("count", count, {1, 10}, "how many");
+    v.number("width", width, {0, std::numeric_limits<double>::infinity()}, "how wide");
+    v.number("seed", seed, nldr::seed_range, "random seed");
+    v.flag("verbose", verbose, "say more");
+    v.choice("shape", shape, shapes, "the shape");
+    v.flag("square_corner", corner, {Shape::round, Shape::square}, "square corners");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("describe() writes the specs from an Options struct's defaults and sets its fields from named values",
+          "[registry][defaults]") {
+  const auto specs = nldr::described_parameters(ExampleOptions{});
+  REQUIRE(specs.size() == 6);
+  CHECK((specs[0].name == "count" && specs[0].kind == nldr::ParameterKind::integer && specs[0].default_value == "3"));
+  CHECK((specs[0].min == 1 && specs[0].max == 10 && specs[0].help == "how many"));
+  CHECK((specs[1].kind == nldr::ParameterKind::real && specs[1].default_value == "1e-4"));
+  CHECK((specs[2].default_value == "7" && specs[2].max == 9007199254740992.0));
+  CHECK((specs[3].kind == nldr::ParameterKind::flag && specs[3].default_value == "false"));
+  CHECK((specs[4].kind == nldr::ParameterKind::choice && specs[4].default_value == "square"));
+  CHECK(specs[4].choices == "round|square");
+  CHECK((specs[5].kind == nldr::ParameterKind::flag && specs[5].default_value == "false"));
+  // A struct whose fields differ from the defaults writes its own values as the defaults.
+  CHECK(nldr::described_parameters(ExampleOptions{.count = 4, .shape = Shape::round})[4].default_value == "round");
+
+  ExampleOptions options;
+  nldr::set_described(options, nldr::Arguments(specs,
+                                                {{"count", "5"},
+                                                 {"width", "0.25"},
+                                                 {"verbose", "yes"},
+                                                 {"shape", "ROUND"},
+                                                 {"square_corner", "true"}},
+                                                "example"));
+  CHECK(options.count == 5);
+  CHECK(options.width == 0.25);
+  CHECK(options.seed == 7);  // not given: its default
+  CHECK(options.verbose);
+  CHECK(options.shape == Shape::round);
+  CHECK(options.corner == Shape::square);
+  CHECK(options.not_named == 5);
+  CHECK_THROWS_CONTAINING(nldr::Arguments(specs, {{"count", "11"}}, "example"), nldr::invalid_argument,
+                          "count = 11 must lie in [1, 10]");
+
+  // The shortest text that reads back, exponents unpadded.
+  CHECK(nldr::detail::parameter_text(1e-10) == "1e-10");
+  CHECK(nldr::detail::parameter_text(0.001) == "0.001");
+  CHECK(nldr::detail::parameter_text(1e21) == "1e21");
+  CHECK(nldr::detail::parameter_text(0.5) == "0.5");
+  CHECK(nldr::detail::parameter_text(30) == "30");
+  CHECK(nldr::detail::parameter_text(std::numeric_limits<double>::infinity()) == "inf");
+}
+
+TEST_CASE("every method's and selector's defaults pass their own checks when given explicitly", "[registry][defaults]") {
+  const auto check = [](std::string_view owner, std::span<const nldr::ParameterSpec> specs) {
+    nldr::ParameterValues defaults;
+    for (const auto& spec : specs) defaults.emplace(std::string(spec.name), spec.default_value);
+    INFO(owner);
+    CHECK_NOTHROW(nldr::Arguments(specs, defaults, owner));
+    CHECK(nldr::Arguments(specs, defaults, owner).values() == nldr::Arguments(specs, {}, owner).values());
+  };
+  for (const auto& entry : nldr::embedders()) check(entry.name, entry.parameters);
+  for (const auto& entry : nldr::selectors()) check(entry.name, entry.parameters);
 }
 
 TEST_CASE("every entry's defaults are valid and it fits a small Swiss roll", "[registry]") {
@@ -143,9 +229,10 @@ double selector_default(std::string_view selector, std::string_view parameter) {
 
 }  // namespace
 
-// A default is stated in the Options struct (what a library user gets) and in the registry's spec
-// (what the tool's help, the tool and Python get); each number below is read from both, so the two
-// cannot drift apart unnoticed (the tool once printed Sammon's 500 iterations as SMACOF's).
+// A default is stated once, in the Options struct (what a library user gets); the registry's spec (what
+// the tool's help, the tool and Python get) is written from it by describe(). Each number below is read
+// from both, so a describe() that names the wrong field, or a spec typed by hand again, shows (the tool
+// once printed Sammon's 500 iterations as SMACOF's).
 TEST_CASE("every registry default equals the Options{} default a library user gets", "[registry][defaults]") {
   for (const auto& entry : nldr::embedders())
     if (nldr::takes_parameter(entry.parameters, "dim")) CHECK(method_default(entry.name, "dim") == 2);

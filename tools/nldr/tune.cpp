@@ -27,7 +27,7 @@ struct TuneArgs {
   double t_min = 0, t_max = 0;
   int t_steps = 9;
   /// The knn selector's default k.
-  nldr::index_t graph_k = nldr::index_t(std::stoi(std::string(nldr::detail::k_parameter.default_value)));
+  nldr::index_t graph_k = nldr::KNearest{}.k;
   /// The sweep flags by name, to tell which were given.
   std::map<std::string, CLI::Option*, std::less<>> sweep_flags;
   RegistryFlags flags;

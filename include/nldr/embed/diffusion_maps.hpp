@@ -13,6 +13,7 @@
 // psi_j normalized to sum_i pi_i psi_j(i)^2 = 1 under the stationary pi = D 1 / sum D.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -60,6 +61,17 @@ struct DiffusionMapsOptions {
   /// Optional progress and cancel hook (core/progress.hpp): 0.1 once the diffusion operator is built (O(N k)),
   /// then the eigensolver 0.1 .. 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("alpha", alpha, {0, 1}, "density normalization: 0 graph Laplacian, 0.5 Fokker-Planck, 1 Laplace-Beltrami");
+    v.number("diffusion_time", diffusion_time, {0, 1e300}, "diffusion time t: coordinates lambda^t psi");
+    v.number("bandwidth", bandwidth, {0, 1e300},
+             "kernel width epsilon of exp(-d^2 / epsilon) (0: the median squared edge length)");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted diffusion map: coordinates lambda_j^t psi_j, `eigenvalues` lambda_1 >= ... >= lambda_d of

@@ -9,7 +9,10 @@
 // factorization beats the dense O(N^3) solve from N ~ 50, a dense O(N^2) mat-vec only from ~200.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/types.hpp>
+
+#include <array>
 
 namespace nldr {
 
@@ -27,6 +30,11 @@ enum class Factorization {
   /// pattern fills in 6x more (gram_eigen.hpp). Requires nldr built with SuiteSparse.
   lu,
 };
+
+inline constexpr std::array<Choice<Factorization>, 4> factorizations{{{"automatic", Factorization::automatic},
+                                                                     {"simplicial", Factorization::simplicial},
+                                                                     {"supernodal", Factorization::supernodal},
+                                                                     {"lu", Factorization::lu}}};
 
 /// True when this build of nldr has SuiteSparse's factorizations (`supernodal`, `lu`).
 inline constexpr bool have_suitesparse() {
@@ -68,6 +76,16 @@ struct BottomEigenOptions {
   /// (EigenDiagnostics::relative_gap): how well the embedding's subspace is determined. Costs one
   /// more Lanczos pair (ncv 4 w + 8 instead of 4 w + 4 when automatic); needs N >= d + 3.
   bool report_gap = false;
+
+  /// The settings a caller names (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.choice("factorization", factorization, factorizations,
+             "sparse factorization of the shift-invert (lu: standard LLE only; supernodal, lu: with SuiteSparse)");
+    v.flag("report_gap", report_gap, "solve one more eigenpair and report the relative gap after the last coordinate");
+    v.number("eigen_max_iterations", max_iterations, {1, 1e9}, "eigensolver: Lanczos restarts before giving up");
+    v.number("eigen_tolerance", tolerance, {1e-300, 0.5}, "eigensolver: relative tolerance of the Ritz values");
+  }
 };
 
 /// How the top eigenpairs of a dense symmetric matrix are found (MDS, Isomap, Landmark Isomap).
@@ -79,6 +97,13 @@ struct TopEigenOptions {
   int max_iterations = 1000;
   /// Relative residual tolerance of the Lanczos solver; in (0, 1).
   double tolerance = 1e-10;
+
+  /// The settings a caller names (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("eigen_max_iterations", max_iterations, {1, 1e9}, "eigensolver: Lanczos restarts before giving up");
+    v.number("eigen_tolerance", tolerance, {1e-300, 0.5}, "eigensolver: relative tolerance of the Ritz values");
+  }
 };
 
 }  // namespace nldr

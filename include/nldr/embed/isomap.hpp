@@ -11,6 +11,7 @@
 #pragma once
 
 #include <nldr/core/correlation.hpp>
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -33,6 +34,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -48,6 +50,9 @@ enum class GeodesicStorage {
   input,   ///< the scalar type of X
   single,  ///< float: half the memory for double input (N = 50000 needs 9.3 GiB instead of 18.6)
 };
+
+inline constexpr std::array<Choice<GeodesicStorage>, 2> geodesic_storages{
+    {{"input", GeodesicStorage::input}, {"float", GeodesicStorage::single}}};
 
 /// Options of Isomap.
 struct IsomapOptions {
@@ -72,6 +77,20 @@ struct IsomapOptions {
   /// steps of ~1% of the sources, then 0.9 after the centering, 0.9 .. 1 from the eigensolver's
   /// products (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.choice("storage", storage, geodesic_storages,
+             "element type of the N x N geodesic matrix (float: half the memory)");
+    v.choice("edge_lengths", edge_lengths, edge_length_sources,
+             "graph edge lengths: recomputed from the points, or the graph's own distances");
+    v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
+             "most negative eigenvalues of the centered matrix to report (a diagnostic)");
+    v.number("seed", seed, seed_range, "random seed");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted Isomap: MDS of the geodesics plus the geodesic fit, and what transform needs.

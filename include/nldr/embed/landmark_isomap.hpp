@@ -15,6 +15,7 @@
 #pragma once
 
 #include <nldr/core/correlation.hpp>
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -37,6 +38,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -54,6 +56,9 @@ enum class LandmarkSelection {
   max_min,  ///< first at random, then greedily the point farthest from all chosen (de Silva &
             ///< Tenenbaum 2004, sec. 5); spreads landmarks evenly but runs Dijkstra serially
 };
+
+inline constexpr std::array<Choice<LandmarkSelection>, 2> landmark_selections{
+    {{"random", LandmarkSelection::random}, {"max-min", LandmarkSelection::max_min}}};
 
 /// Options of Landmark Isomap.
 struct LandmarkIsomapOptions {
@@ -80,6 +85,21 @@ struct LandmarkIsomapOptions {
   /// 0 .. 0.8 (by blocks of landmarks, or per landmark under max-min), the m x m eigensolve 0.8 .. 0.9,
   /// the triangulation 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("landmarks", landmarks, {2, 1e9}, "number of landmarks m");
+    v.choice("selection", selection, landmark_selections,
+             "landmark choice: seeded random, or greedy farthest (MaxMin)");
+    v.choice("edge_lengths", edge_lengths, edge_length_sources,
+             "graph edge lengths: recomputed from the points, or the graph's own distances");
+    v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
+             "most negative eigenvalues of the centered matrix to report (a diagnostic)");
+    v.number("seed", seed, seed_range, "random seed");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted Landmark Isomap: coordinates, the landmark MDS, and what transform needs.

@@ -11,6 +11,7 @@
 // f(x) = sum_j (w_j / sum_l w_l) f(x_j) / (1 - lambda).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -34,6 +35,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -51,6 +53,15 @@ struct LaplacianEigenmapsOptions {
   /// Optional progress and cancel hook (core/progress.hpp): 0.1 once the Laplacian is built (O(N k)),
   /// then the eigensolver 0.1 .. 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("heat_t", t, {0, std::numeric_limits<double>::infinity()},
+             "heat-kernel width t (0: the mean squared edge length; inf: 0/1 weights)");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted Laplacian Eigenmaps: coordinates f = D^-1/2 u, eigenvalues lambda of L f = lambda D f,

@@ -14,6 +14,7 @@
 // pruning selectors); it must be connected, else M's null space is multiple (Xia et al. 2008, sec. 3).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -65,6 +66,18 @@ struct LleOptions {
   /// Optional progress and cancel hook (core/progress.hpp): the local weights report 0 .. 0.5 by
   /// blocks of ~1% of the points, the eigensolver 0.5 .. 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    if (variant == LleVariant::hessian)
+      v.number("hessian_tol", hessian_tol, {0, 1e300},
+               "Hessian-estimator columns whose sum is below this are not rescaled");
+    else
+      v.number("reg", reg, {1e-300, 1e300}, "regularization of the local Gram matrices, relative to their trace");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted LLE: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M

@@ -12,6 +12,7 @@
 // exact where the neighborhood is affine, which the barycentric weights of LLE are not for k > d + 1.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
@@ -46,6 +47,13 @@ struct LtsaOptions {
   /// Optional progress and cancel hook (core/progress.hpp): the local bases report 0 .. 0.5 by
   /// blocks of ~1% of the points, the eigensolver 0.5 .. 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted LTSA: N x d coordinates (unit-norm orthogonal columns), the d eigenvalues of the

@@ -2,6 +2,10 @@
 // (docs/methods/smacof.md, sammon.md).
 #pragma once
 
+#include <nldr/core/described.hpp>
+
+#include <array>
+
 namespace nldr {
 
 /// How a stress-majorization fit ended.
@@ -17,10 +21,16 @@ enum class MajorizationInit {
   random,         ///< every run from a seeded random Gaussian configuration
 };
 
+inline constexpr std::array<Choice<MajorizationInit>, 2> majorization_inits{
+    {{"classical", MajorizationInit::classical_mds}, {"random", MajorizationInit::random}}};
+
 /// Ties among the dissimilarities in non-metric MDS (Kruskal 1964; Borg & Groenen 2005, sec. 9.5).
 enum class TieApproach {
   primary,    ///< tied dissimilarities may get unequal disparities (ordered like their distances)
   secondary,  ///< tied dissimilarities get one common disparity
 };
+
+inline constexpr std::array<Choice<TieApproach>, 2> tie_approaches{
+    {{"primary", TieApproach::primary}, {"secondary", TieApproach::secondary}}};
 
 }  // namespace nldr

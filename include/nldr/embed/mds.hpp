@@ -6,6 +6,7 @@
 // which for a model fit on points is the projection onto the axes Xc^T v_k / sqrt(lambda_k).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/precomputed.hpp>
@@ -43,6 +44,15 @@ struct MdsOptions {
   /// Optional progress and cancel hook (core/progress.hpp): the N x N matrix reports 0 .. 0.3 by
   /// rows, the eigensolver 0.3 .. 1 (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
+             "most negative eigenvalues of B to report (a diagnostic)");
+    eigen.describe(v);
+  }
 };
 
 /// A fitted classical MDS: coordinates (N x d) = eigenvectors scaled by sqrt(max(lambda, 0)),

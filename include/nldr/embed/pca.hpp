@@ -10,6 +10,7 @@
 // Variances use the N - 1 normalization, as scikit-learn's explained_variance_.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
@@ -28,6 +29,7 @@
 #include <Spectra/MatOp/DenseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -41,6 +43,10 @@ enum class PcaAlgorithm {
   covariance,  ///< exact: eigenpairs of the D x D covariance
   randomized,  ///< approximate: randomized truncated SVD (accuracy set by oversampling, power_iterations)
 };
+
+inline constexpr std::array<Choice<PcaAlgorithm>, 3> pca_algorithms{
+    {{"automatic", PcaAlgorithm::automatic}, {"covariance", PcaAlgorithm::covariance},
+     {"randomized", PcaAlgorithm::randomized}}};
 
 /// Options of PCA.
 struct PcaOptions {
@@ -58,6 +64,15 @@ struct PcaOptions {
   /// path 0.1 .. 0.9 by passes over the data (the covariance path, one O(N D^2) product, reports
   /// nothing in between); 1 at the end (docs/tool.md, "Progress and logging").
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.choice("algorithm", algorithm, pca_algorithms,
+             "covariance eigen-decomposition (exact) or randomized SVD (large D)");
+    v.number("seed", seed, seed_range, "random seed");
+  }
 };
 
 /// A fitted PCA: the training embedding plus what `transform` needs.

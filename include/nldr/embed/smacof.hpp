@@ -4,6 +4,7 @@
 // docs/methods/smacof.md.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
@@ -51,6 +52,21 @@ struct SmacofOptions {
   /// as the phase, the raw stress as the objective and the configuration; returning false ends the
   /// fit there (status stopped). With an observer, the runs go one after the other.
   IterationCallback on_iteration{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("n_init", n_init, {1, 1e6}, "runs from different starts; the least stress is kept");
+    v.choice("init", init, majorization_inits, "start of the first run: classical MDS or random");
+    v.number("seed", seed, seed_range, "random seed");
+    v.number("max_iterations", max_iterations, {1, 1e9}, "Guttman transforms per run");
+    v.number("relative_tolerance", tolerance, {0, 1},
+             "stop when one step lowers the stress by less than this fraction");
+    if (!metric)
+      v.choice("ties", ties, tie_approaches,
+               "tied dissimilarities: primary (may get unequal disparities) or secondary (one common)");
+  }
 };
 
 /// A fitted SMACOF: the configuration, every stress normalization, and what transform() needs.

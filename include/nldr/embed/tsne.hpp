@@ -9,6 +9,7 @@
 // thread count.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
 #include <nldr/core/parallel.hpp>
@@ -35,6 +36,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -53,6 +55,10 @@ enum class TsneInit {
   spectral,  ///< Laplacian Eigenmaps of the graph (0/1 weights), scaled as pca
 };
 
+inline constexpr std::array<Choice<TsneInit>, 4> tsne_inits{
+    {{"pca", TsneInit::pca}, {"random", TsneInit::random}, {"given", TsneInit::given},
+     {"spectral", TsneInit::spectral}}};
+
 /// How the repulsion is summed.
 enum class TsneRepulsion {
   automatic,   ///< fft for d <= 2 and N >= 10,000 when the build has it, barnes-hut for d <= 3, else exact
@@ -60,6 +66,10 @@ enum class TsneRepulsion {
   barnes_hut,  ///< space-partitioning tree, O(N log N), d <= 3
   fft,         ///< interpolation on a grid, O(N), d <= 2
 };
+
+inline constexpr std::array<Choice<TsneRepulsion>, 4> tsne_repulsions{
+    {{"auto", TsneRepulsion::automatic}, {"exact", TsneRepulsion::exact}, {"barnes-hut", TsneRepulsion::barnes_hut},
+     {"fft", TsneRepulsion::fft}}};
 
 /// Options of Tsne.
 struct TsneOptions {
@@ -84,6 +94,34 @@ struct TsneOptions {
   std::uint64_t seed = 0;             ///< for init = random
   ProgressCallback progress{};        ///< fraction of the iterations done
   IterationCallback on_iteration{};   ///< after every iteration (docs/iterative.md)
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("perplexity", perplexity, {1e-3, 1e9},
+             "effective neighbors of each point's Gaussian (the graph needs more than this per point)");
+    v.number("early_exaggeration", early_exaggeration, {1, 1e6}, "P's factor during the first iterations");
+    v.number("exaggeration_iterations", exaggeration_iterations, {0, 1e9},
+             "iterations of early exaggeration (part of max_iterations)");
+    v.number("late_exaggeration", late_exaggeration, {1, 1e6}, "P's factor afterwards (1: none)");
+    v.number("learning_rate", learning_rate, {0, 1e12},
+             "step size (0: auto, max(N / early_exaggeration / 4, 50), scikit-learn's convention)");
+    v.number("max_iterations", max_iterations, {1, 1e9}, "iterations, exaggeration included");
+    v.number("momentum", momentum, {0, 0.999}, "momentum during early exaggeration");
+    v.number("final_momentum", final_momentum, {0, 0.999}, "momentum afterwards");
+    v.number("dof", dof, {1e-3, 1e6},
+             "degrees of freedom a of the kernel (1 + r^2 / a)^-a (1: Cauchy; < 1: heavier tails)");
+    v.choice("init", init, tsne_inits,
+             "start: PCA or random at std 1e-4, given coordinates, or Laplacian Eigenmaps of the graph");
+    v.choice("repulsion", repulsion, tsne_repulsions,
+             "repulsion sum: auto (fft from N = 10,000 for d <= 2 when built, else barnes-hut), exact O(N^2), "
+             "barnes-hut (d <= 3), fft (d <= 2)");
+    v.number("theta", theta, {0, 1}, "Barnes-Hut opening angle (0: exact)");
+    v.number("objective_every", objective_every, {1, 1e9},
+             "iterations between KL divergence evaluations (and the last one)");
+    v.number("seed", seed, seed_range, "random seed");
+  }
 };
 
 /// Iterations and step of the placement of new points (TsneModel::transform).

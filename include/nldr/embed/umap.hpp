@@ -14,6 +14,7 @@
 // fixed training layout.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
 #include <nldr/core/progress.hpp>
@@ -38,6 +39,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -52,6 +54,10 @@ enum class UmapInit {
   random,    ///< seeded uniform coordinates in [-10, 10]
   given,     ///< UmapOptions::initial
 };
+
+inline constexpr std::array<Choice<UmapInit>, 4> umap_inits{
+    {{"spectral", UmapInit::spectral}, {"pca", UmapInit::pca}, {"random", UmapInit::random},
+     {"given", UmapInit::given}}};
 
 /// Options of Umap; the names and defaults are umap-learn's.
 struct UmapOptions {
@@ -77,6 +83,28 @@ struct UmapOptions {
   /// Optional observer (core/iteration.hpp) after each epoch (phase "optimization", no objective:
   /// routines/umap_optimizer.hpp); returning false ends the fit with the coordinates of that epoch.
   IterationCallback on_iteration{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("dim", dim, {1, 1e9}, "target dimension d");
+    v.number("min_dist", min_dist, {0, 1e300},
+             "embedded distance below which neighbors count as fully similar (<= spread)");
+    v.number("spread", spread, {1e-300, 1e300}, "scale of the embedded similarities' decay");
+    v.number("n_epochs", n_epochs, {0, 1e9},
+             "optimization epochs (0: 500 for at most 10,000 points, else 200)");
+    v.number("learning_rate", learning_rate, {1e-300, 1e300}, "initial step size, falling linearly to 0");
+    v.number("negative_sample_rate", negative_sample_rate, {1e-300, 1e300}, "negative samples per edge sample");
+    v.number("repulsion_strength", repulsion_strength, {0, 1e300}, "weight of the negative samples");
+    v.number("local_connectivity", local_connectivity, {0, 1e300},
+             "nearest neighbors each point is fully connected to");
+    v.number("set_op_mix_ratio", set_op_mix_ratio, {0, 1},
+             "1: fuzzy union of the points' sets, 0: fuzzy intersection");
+    v.number("target_weight", target_weight, {0, 1}, "supervised fit: weight of the labels against the data");
+    v.choice("init", init, umap_inits,
+             "starting layout: spectral layout of the fuzzy graph, principal components, random, or given");
+    v.number("seed", seed, seed_range, "random seed");
+  }
 };
 
 /// A fitted UMAP: the coordinates, the curve and sampling settings, and what transform needs.

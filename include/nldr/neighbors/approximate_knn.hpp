@@ -1,135 +1,22 @@
 // ApproximateKNearest: an approximate k-nearest-neighbor graph from a hierarchical navigable
-// small world index (HNSW; Malkov & Yashunin 2018) built with hnswlib. Optional: needs hnswlib
-// (Debian libhnswlib-dev) and NLDR_HAVE_HNSWLIB, which the CMake target nldr::hnswlib provides.
+// small world index (HNSW; Malkov & Yashunin 2018) built with hnswlib. Its settings compile
+// anywhere; running it needs hnswlib (Debian libhnswlib-dev) and NLDR_HAVE_HNSWLIB, which the CMake
+// target nldr::hnswlib provides (the search: neighbors/detail/hnsw_knn.hpp).
 // docs/selectors.md, "ApproximateKNearest", says what it guarantees and what it costs.
 #pragma once
 
-#if !defined(NLDR_HAVE_HNSWLIB)
-#error "nldr/neighbors/approximate_knn.hpp needs hnswlib: link nldr::hnswlib (apt-get install libhnswlib-dev)"
-#endif
-
-#include <nldr/core/error.hpp>
-#include <nldr/core/parallel.hpp>
-#include <nldr/core/random.hpp>
+#include <nldr/core/described.hpp>
 #include <nldr/core/types.hpp>
-#include <nldr/core/validate.hpp>
-#include <nldr/neighbors/detail/distance.hpp>
-#include <nldr/neighbors/detail/exact_search.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/selector.hpp>
+#if defined(NLDR_HAVE_HNSWLIB)
+#include <nldr/neighbors/detail/hnsw_knn.hpp>
+#endif
 
 #include <Eigen/Core>
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
-#include <memory>
-#include <span>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-// hnswlib 0.6.2 defines non-inline functions and a global variable (its CPU-feature probes and
-// SIMD distance pointers) in its headers, so two translation units that include it fail to link.
-// Without its manual vectorization none of that is compiled; the index then uses
-// detail::HnswSquaredL2 below, which has its own kernels.
-#if !defined(NO_MANUAL_VECTORIZATION)
-#define NO_MANUAL_VECTORIZATION
-#define NLDR_UNDEF_NO_MANUAL_VECTORIZATION
-#endif
-#include <hnswlib/hnswlib.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
-#if defined(NLDR_UNDEF_NO_MANUAL_VECTORIZATION)
-#undef NO_MANUAL_VECTORIZATION
-#undef NLDR_UNDEF_NO_MANUAL_VECTORIZATION
-#endif
 
 namespace nldr {
-
-namespace detail {
-
-/// Squared Euclidean distance of two float d-vectors, the index's only arithmetic.
-inline float hnsw_squared_l2(const float* a, const float* b, std::size_t d) {
-  using Row = Eigen::Map<const Eigen::VectorXf>;
-  return (Row(a, Eigen::Index(d)) - Row(b, Eigen::Index(d))).squaredNorm();
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NLDR_HNSW_X86_KERNELS
-// The same with AVX2 + FMA and with AVX-512, picked at run time (the build targets baseline
-// x86-64, where Eigen uses SSE2 only): 2-4x faster in high D, and the index spends nearly all its
-// time here. Fixed summation order: the same input gives the same float on every call.
-__attribute__((target("avx2,fma"))) inline float hnsw_squared_l2_avx2(const float* a, const float* b,
-                                                                      std::size_t d) {
-  __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-  std::size_t i = 0;
-  for (; i + 16 <= d; i += 16) {
-    const __m256 x0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
-    const __m256 x1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8));
-    s0 = _mm256_fmadd_ps(x0, x0, s0);
-    s1 = _mm256_fmadd_ps(x1, x1, s1);
-  }
-  for (; i + 8 <= d; i += 8) {
-    const __m256 x = _mm256_sub_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
-    s0 = _mm256_fmadd_ps(x, x, s0);
-  }
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, _mm256_add_ps(s0, s1));
-  float sum = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
-  for (; i < d; ++i) sum += (a[i] - b[i]) * (a[i] - b[i]);
-  return sum;
-}
-
-__attribute__((target("avx512f"))) inline float hnsw_squared_l2_avx512(const float* a, const float* b, std::size_t d) {
-  __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
-  std::size_t i = 0;
-  for (; i + 32 <= d; i += 32) {
-    const __m512 x0 = _mm512_sub_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i));
-    const __m512 x1 = _mm512_sub_ps(_mm512_loadu_ps(a + i + 16), _mm512_loadu_ps(b + i + 16));
-    s0 = _mm512_fmadd_ps(x0, x0, s0);
-    s1 = _mm512_fmadd_ps(x1, x1, s1);
-  }
-  for (; i < d; i += 16) {  // the rest, under a mask
-    const __mmask16 mask = d - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d - i)) - 1);
-    const __m512 x = _mm512_sub_ps(_mm512_maskz_loadu_ps(mask, a + i), _mm512_maskz_loadu_ps(mask, b + i));
-    s0 = _mm512_fmadd_ps(x, x, s0);
-  }
-  alignas(64) float lanes[16];  // _mm512_reduce_add_ps trips GCC 12's -Wuninitialized
-  _mm512_store_ps(lanes, _mm512_add_ps(s0, s1));
-  float sum = 0;
-  for (const float lane : lanes) sum += lane;
-  return sum;
-}
-#endif
-
-/// hnswlib's distance space for float rows of `dim` values: squared Euclidean distance, with the
-/// fastest kernel this CPU runs.
-class HnswSquaredL2 final : public hnswlib::SpaceInterface<float> {
- public:
-  explicit HnswSquaredL2(std::size_t dim) : dim_(dim) {
-#if defined(NLDR_HNSW_X86_KERNELS)
-    if (__builtin_cpu_supports("avx512f"))
-      distance_ = &kernel<hnsw_squared_l2_avx512>;
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-      distance_ = &kernel<hnsw_squared_l2_avx2>;
-#endif
-  }
-  std::size_t get_data_size() override { return dim_ * sizeof(float); }
-  hnswlib::DISTFUNC<float> get_dist_func() override { return distance_; }
-  void* get_dist_func_param() override { return &dim_; }
-
- private:
-  template <float (*Kernel)(const float*, const float*, std::size_t)>
-  static float kernel(const void* a, const void* b, const void* dim) {
-    return Kernel(static_cast<const float*>(a), static_cast<const float*>(b), *static_cast<const std::size_t*>(dim));
-  }
-  std::size_t dim_;
-  hnswlib::DISTFUNC<float> distance_ = &kernel<hnsw_squared_l2>;
-};
-
-}  // namespace detail
 
 /// Selects, for every point, k near other points found by an HNSW index (Malkov & Yashunin 2018,
 /// hnswlib): approximately its k nearest, at a small fraction of the exact search's cost in high D.
@@ -180,147 +67,28 @@ struct ApproximateKNearest {
   /// Points whose exact neighbors estimate the recall (0 = no estimate); at most N are used.
   index_t recall_sample = 200;
 
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("k", k, {1, 2147483646}, "neighbors per point");
+    v.number("ef", ef, {0, 2147483646},
+             "HNSW candidates per query, >= k (0: max(2 k, 32)); more is slower and more exact");
+    v.number("hnsw_m", M, {2, 2048}, "HNSW links per node (hnswlib's M)");
+    v.number("ef_construction", ef_construction, {1, 2147483646}, "HNSW candidates while building the index");
+  }
+
   /// X: N x D points (any Eigen dense expression of float or double, one point per row; finite,
   /// N >= 2). Returns the directed approximate kNN graph with the scalar type of X.
   /// \throws nldr::invalid_argument naming "X" (empty, non-finite, out of float's range), "k",
   /// "ef", "M", "ef_construction" or "recall_sample".
   template <class Derived>
   NeighborGraph<typename Derived::Scalar> operator()(const Eigen::MatrixBase<Derived>& X) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "nldr::ApproximateKNearest: the points must be float or double");
-    validate_points(X, "X");
-    validate_neighbor_count(k, X.rows(), "k");
-    validate_options();
-    if (X.rows() >= Eigen::Index(std::numeric_limits<index_t>::max()))
-      throw_invalid("X", "X has N = ", X.rows(), " points, more than the ", std::numeric_limits<index_t>::max() - 1,
-                    " a neighbor graph can index: subsample X");
-    validate_distance_range<float>(X, 1);  // the index computes distances in float
-    const PointsRef<T> points(X.derived());
-    const detail::PointRows<T> rows(points);
-    const index_t n = rows.rows;
-    const index_t search_ef = ef > 0 ? ef : std::max<index_t>(2 * k, 32);
-
-    detail::HnswSquaredL2 space{std::size_t(rows.cols)};
-    const auto index = std::make_unique<hnswlib::HierarchicalNSW<float>>(
-        &space, std::size_t(n), std::size_t(M), std::size_t(ef_construction), std::size_t(seed));
-    build(*index, rows);
-    // The point itself is in the index (usually its own first hit): ask for one more.
-    index->setEf(std::size_t(std::max<index_t>(search_ef, k + 1)));
-
-    std::vector<offset_t> offsets(std::size_t(n) + 1);
-    for (index_t i = 0; i <= n; ++i) offsets[i] = offset_t(i) * k;
-    std::vector<index_t> indices(std::size_t(n) * std::size_t(k));
-    std::vector<T> distances(indices.size());
-    std::vector<unsigned char> short_list(std::size_t(n), 0);
-    parallel_for(
-        0, n,
-        [&](std::int64_t i) {
-          std::vector<float> query;
-          auto found = index->searchKnn(float_row(rows, index_t(i), query), std::size_t(k) + 1);
-          std::vector<typename detail::NearestSet<T>::Entry> list;
-          for (; !found.empty(); found.pop()) {
-            const auto j = index_t(found.top().second);
-            if (j != index_t(i))
-              list.push_back({std::sqrt(detail::squared_distance(rows.row(index_t(i)), rows.row(j), rows.cols)), j});
-          }
-          if (index_t(list.size()) < k) {  // the search reached too few points: see below
-            short_list[std::size_t(i)] = 1;
-            return;
-          }
-          std::sort(list.begin(), list.end(), by_distance_then_index<T>);
-          for (index_t a = 0; a < k; ++a) {
-            indices[std::size_t(i) * std::size_t(k) + std::size_t(a)] = list[std::size_t(a)].index;
-            distances[std::size_t(i) * std::size_t(k) + std::size_t(a)] = list[std::size_t(a)].distance;
-          }
-        },
-        64);
-
-    // HNSW's bottom layer can, rarely, leave a point's search with fewer than k others reachable;
-    // such lists are completed by the exact search, so every point still gets k neighbors.
-    std::vector<index_t> fallback;
-    for (index_t i = 0; i < n; ++i)
-      if (short_list[std::size_t(i)]) fallback.push_back(i);
-    const auto exact = detail::exact_neighbors_of<T>(rows, fallback, k);
-    for (std::size_t f = 0; f < fallback.size(); ++f)
-      for (index_t a = 0; a < k; ++a) {
-        indices[std::size_t(fallback[f]) * std::size_t(k) + std::size_t(a)] = exact[f][std::size_t(a)].index;
-        distances[std::size_t(fallback[f]) * std::size_t(k) + std::size_t(a)] = exact[f][std::size_t(a)].distance;
-      }
-
-    auto graph = NeighborGraph<T>::from_sorted_csr_unchecked(std::move(offsets), std::move(indices),
-                                                             std::move(distances), false);
-    SelectionReport report;
-    report.selector = detail::concat("approximate_knn(k=", k, ", ef=", search_ef, ", M=", M,
-                                     ", ef_construction=", ef_construction, deterministic ? "" : ", parallel build",
-                                     fallback.empty() ? "" : detail::concat(", exact lists for ", fallback.size(), " points"),
-                                     ")");
-    report.search = search_name(NeighborSearch::hnsw);
-    report.candidate_edges = graph.num_edges();
-    report.new_point = {NewPointRule::nearest, k, 0.0};  // found exactly by the model's index
-    if (recall_sample > 0) report.estimated_recall = estimate_recall(graph, rows);
-    graph.set_selection(std::move(report));
-    return graph;
-  }
-
- private:
-  void validate_options() const {
-    if (ef != 0 && ef < k)
-      throw_invalid("ef", "ef = ", ef, " must be >= k = ", k,
-                    " (a query keeps ef candidates and returns the best k of them), or 0 for max(2 k, 32)");
-    if (M < 2)
-      throw_invalid("M", "M = ", M, " must be >= 2 (links per point and layer; 8 to 48 are usual, 12 the default)");
-    if (ef_construction < M)
-      throw_invalid("ef_construction", "ef_construction = ", ef_construction, " must be >= M = ", M,
-                    " (an insertion chooses its M links among ef_construction candidates)");
-    if (recall_sample < 0)
-      throw_invalid("recall_sample", "recall_sample = ", recall_sample, " must be >= 0 (0 skips the recall estimate)");
-  }
-
-  template <Real T>
-  static bool by_distance_then_index(const typename detail::NearestSet<T>::Entry& a,
-                                     const typename detail::NearestSet<T>::Entry& b) {
-    return a.distance < b.distance || (a.distance == b.distance && a.index < b.index);
-  }
-
-  /// Row i as float: the row itself when T is float, else converted into `buffer`.
-  template <Real T>
-  static const float* float_row(const detail::PointRows<T>& rows, index_t i, std::vector<float>& buffer) {
-    if constexpr (std::is_same_v<T, float>) {
-      return rows.row(i);
-    } else {
-      buffer.assign(rows.row(i), rows.row(i) + rows.cols);
-      return buffer.data();
-    }
-  }
-
-  template <Real T>
-  void build(hnswlib::HierarchicalNSW<float>& index, const detail::PointRows<T>& rows) const {
-    std::vector<float> buffer;
-    index.addPoint(float_row(rows, 0, buffer), 0);  // the entry point, before any parallel insertion
-    if (deterministic) {
-      for (index_t i = 1; i < rows.rows; ++i) index.addPoint(float_row(rows, i, buffer), hnswlib::labeltype(i));
-      return;
-    }
-    parallel_for(1, rows.rows, [&](std::int64_t i) {
-      std::vector<float> local;
-      index.addPoint(float_row(rows, index_t(i), local), hnswlib::labeltype(i));
-    });
-  }
-
-  /// Mean over a seeded sample of points of |found list ∩ exact k nearest| / k, where a found
-  /// neighbor counts when its distance is at most the exact k-th distance (ties at the k-th
-  /// distance are interchangeable).
-  template <Real T>
-  double estimate_recall(const NeighborGraph<T>& graph, const detail::PointRows<T>& rows) const {
-    const index_t n = rows.rows, s = std::min(recall_sample, n);
-    const std::vector<index_t> sample = random_subset(n, s, seed);
-    const auto exact = detail::exact_neighbors_of<T>(rows, sample, k);
-    double hits = 0;
-    for (index_t a = 0; a < s; ++a) {
-      const T kth = exact[std::size_t(a)].back().distance;
-      for (const T d : graph.distances(sample[a])) hits += d <= kth ? 1 : 0;
-    }
-    return hits / (double(s) * double(k));
+#if defined(NLDR_HAVE_HNSWLIB)
+    return detail::hnsw_knn_graph(*this, X);
+#else
+    static_assert(sizeof(Derived) == 0,
+                  "nldr::ApproximateKNearest needs hnswlib: link nldr::hnswlib (apt-get install libhnswlib-dev)");
+#endif
   }
 };
 

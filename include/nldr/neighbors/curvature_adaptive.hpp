@@ -2,6 +2,7 @@
 // sec. 2.5; Roy 2015, sec. 3.2, Algorithm 3).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -45,6 +46,14 @@ struct CurvatureAdaptiveOptions {
   /// found, then (after the curvature estimates, which report nothing)
   /// 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("intrinsic_dim", intrinsic_dim, {1, 1e9}, "the manifold's dimension");
+    v.number("tolerance", tolerance, {0, 1e300}, "relative curvature tolerance");
+    v.number("min_neighbors", min_neighbors, {1, 2147483646}, "neighbors every point keeps when pruning");
+  }
 };
 
 /// The absolute floors CurvatureAdaptive uses for (K_H, K_G) when they are not given
@@ -85,6 +94,13 @@ template <class Candidates = KNearest>
 struct CurvatureAdaptive {
   Candidates candidates{};
   CurvatureAdaptiveOptions options{};
+
+  /// The candidates' parameters, then the rule's (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    candidates.describe(v);
+    options.describe(v);
+  }
 
   /// X: N x D points (float or double, finite, D > intrinsic_dim). Returns the symmetric graph.
   /// \throws nldr::invalid_argument naming "tolerance", "mean_floor", "gaussian_floor",

@@ -1,6 +1,7 @@
 // EpsilonBall: all points within a fixed radius (docs/algorithms.md sec. 2.2).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
@@ -12,6 +13,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -80,6 +82,12 @@ struct EpsilonBall {
   index_t max_neighbors = 0;
   /// How the search is carried out (the result does not depend on it).
   SearchBackend backend = SearchBackend::automatic;
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("radius", radius, {0, std::numeric_limits<double>::max()}, "ball radius in input units (> 0)");
+  }
 
   /// X: N x D points (any Eigen dense expression of float or double, one point per row;
   /// finite, N >= 1). Returns the epsilon-ball graph with the scalar type of X.

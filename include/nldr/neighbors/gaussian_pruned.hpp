@@ -2,6 +2,7 @@
 // (docs/algorithms.md sec. 2.4; Roy 2015, sec. 3.4, Algorithm 5).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -104,6 +105,15 @@ struct GaussianPrunedOptions {
   /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
   /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("z", z, {0, 1e300}, "keep neighbors within mean + z standard deviations");
+    v.flag("most_probable", rule, {GaussianRule::spread, GaussianRule::most_probable},
+           "Roy 2015's literal rule: keep the 0.68 k most probable");
+    v.number("min_neighbors", min_neighbors, {1, 2147483646}, "neighbors every point keeps when pruning");
+  }
 };
 
 /// Gaussian-fit pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by default, every
@@ -131,6 +141,13 @@ template <class Candidates = KNearest>
 struct GaussianPruned {
   Candidates candidates{};
   GaussianPrunedOptions options{};
+
+  /// The candidates' parameters, then the rule's (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    candidates.describe(v);
+    options.describe(v);
+  }
 
   /// X: N x D points (float or double, finite, N >= 3). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "z", "keep_fraction", "min_neighbors", "candidates"

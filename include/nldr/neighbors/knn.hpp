@@ -1,6 +1,7 @@
 // KNearest: the exact k-nearest-neighbor graph (docs/algorithms.md sec. 2.1).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -40,6 +41,12 @@ struct KNearest {
   index_t k = 10;
   /// How the search is carried out (the result does not depend on it).
   SearchBackend backend = SearchBackend::automatic;
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("k", k, {1, 2147483646}, "neighbors per point (candidates of the pruning selectors)");
+  }
 
   /// X: N x D points (any Eigen dense expression of float or double, one point per row;
   /// finite, N >= 2). Returns the directed kNN graph with scalar type of X.

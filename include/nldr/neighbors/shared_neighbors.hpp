@@ -2,6 +2,7 @@
 // (docs/algorithms.md sec. 2.3; Roy 2015, sec. 3.3, Algorithm 4; Jarvis & Patrick 1973).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -31,6 +32,13 @@ struct SharedNeighborsOptions {
   /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
   /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("ratio", ratio, {1e-9, 1 - 1e-9}, "keep an edge with >= ceil(ratio k) shared neighbors");
+    v.number("min_neighbors", min_neighbors, {1, 2147483646}, "neighbors every point keeps when pruning");
+  }
 };
 
 /// Shared-nearest-neighbor pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by
@@ -56,6 +64,13 @@ template <class Candidates = KNearest>
 struct SharedNeighbors {
   Candidates candidates{};
   SharedNeighborsOptions options{};
+
+  /// The candidates' parameters, then the rule's (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    candidates.describe(v);
+    options.describe(v);
+  }
 
   /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "ratio", "min_neighbors", "X" or the candidate's parameters.

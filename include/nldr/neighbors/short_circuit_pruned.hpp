@@ -2,6 +2,7 @@
 // Xia, Li, Zhang & Tang 2008, "R*-tree LLE", sec. 4.1, eq. 4).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/progress.hpp>
@@ -73,6 +74,13 @@ struct ShortCircuitOptions {
   /// Optional progress and cancel hook (core/progress.hpp): 0.5 once the candidate lists are
   /// found, 0.5 .. 0.95 from the rule by blocks of ~1% of the points, 1 when the graph is assembled.
   ProgressCallback progress{};
+
+  /// The parameters a caller names (core/described.hpp; docs/registry.md).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    v.number("threshold", threshold, {0, 2147483646}, "prune an edge whose box holds <= threshold points");
+    v.number("min_neighbors", min_neighbors, {1, 2147483646}, "neighbors every point keeps when pruning");
+  }
 };
 
 /// Short-circuit pruning. Candidates: the lists of `candidates`, kNN with a relatively large K
@@ -109,6 +117,13 @@ template <class Candidates = KNearest, class Index = KdTreeBoxes>
 struct ShortCircuitPruned {
   Candidates candidates{};
   ShortCircuitOptions options{};
+
+  /// The candidates' parameters, then the rule's (core/described.hpp).
+  template <class Visitor>
+  void describe(Visitor& v) {
+    candidates.describe(v);
+    options.describe(v);
+  }
 
   /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "scale_neighbors", "threshold", "min_neighbors", "X"

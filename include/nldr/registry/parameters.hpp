@@ -23,13 +23,14 @@ enum class ParameterKind { integer, real, choice, flag };
 
 /// One parameter: its name (as the library spells it; the tool writes it with '-' for '_'), kind,
 /// default (as text), inclusive range for numbers, '|'-separated choices, and a one-line help.
+/// Written from an Options struct's describe() (registry/described_parameters.hpp).
 struct ParameterSpec {
   std::string_view name;
   ParameterKind kind = ParameterKind::real;
-  std::string_view default_value;
+  std::string default_value;
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
-  std::string_view choices;
+  std::string choices;
   std::string_view help;
 };
 
@@ -170,10 +171,11 @@ class Arguments {
           throw_invalid(std::string(spec.name), spec.name, " = \"", value, "\" must be true or false");
         return;
       case ParameterKind::choice: {
+        const std::string_view offered = spec.choices;
         std::vector<std::string_view> choices;
-        for (std::size_t start = 0; start <= spec.choices.size();) {
-          const std::size_t bar = std::min(spec.choices.find('|', start), spec.choices.size());
-          choices.push_back(spec.choices.substr(start, bar - start));
+        for (std::size_t start = 0; start <= offered.size();) {
+          const std::size_t bar = std::min(offered.find('|', start), offered.size());
+          choices.push_back(offered.substr(start, bar - start));
           start = bar + 1;
         }
         for (const auto choice : choices)

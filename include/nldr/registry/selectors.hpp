@@ -3,9 +3,11 @@
 // of the exact k nearest neighbors. The tool and the Python package iterate it.
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/neighbors/approximate_knn.hpp>
 #include <nldr/neighbors/curvature_adaptive.hpp>
 #include <nldr/neighbors/epsilon_ball.hpp>
 #include <nldr/neighbors/gaussian_pruned.hpp>
@@ -16,10 +18,8 @@
 #if defined(NLDR_HAVE_BOOST)
 #include <nldr/neighbors/rstar_box_index.hpp>
 #endif
-#if defined(NLDR_HAVE_HNSWLIB)
-#include <nldr/neighbors/approximate_knn.hpp>
-#endif
 #include <nldr/registry/compiled.hpp>
+#include <nldr/registry/described_parameters.hpp>
 #include <nldr/registry/parameters.hpp>
 
 #include <array>
@@ -34,7 +34,8 @@ namespace nldr {
 struct SelectorInfo {
   std::string_view name;
   std::string_view summary;
-  std::span<const ParameterSpec> parameters;
+  /// Its parameters, from its settings' describe() (core/described.hpp).
+  std::vector<ParameterSpec> parameters;
   /// Whether the selector prunes kNN lists (and so takes min_neighbors, which a method's needs set).
   bool prunes = false;
 
@@ -56,73 +57,82 @@ struct SelectorInfo {
 
 namespace detail {
 
-template <class Select>
-SelectorInfo selector(std::string_view name, std::string_view summary, std::span<const ParameterSpec> parameters,
-                      bool prunes, Select) {
-  return {name, summary, parameters, prunes,
-          [](const Matrix<float>& X, const Arguments& a, const ProgressCallback& p) { return Select{}(X, a, p); },
-          [](const Matrix<double>& X, const Arguments& a, const ProgressCallback& p) { return Select{}(X, a, p); }};
+/// The graph of a selector whose settings start as `Make{}()` returns them, are set from the named
+/// parameters (their describe(), core/described.hpp), and are then handed to `Select{}`.
+template <Real T, class Make, class Select>
+NeighborGraph<T> select_with(const Matrix<T>& X, const Arguments& arguments, const ProgressCallback& progress) {
+  auto settings = Make{}();
+  set_described(settings, arguments);
+  return Select{}(X, settings, progress);
 }
 
-inline constexpr ParameterSpec k_parameter{"k", ParameterKind::integer, "10", 1, 2147483646, {},
-                                           "neighbors per point (candidates of the pruning selectors)"};
-inline constexpr ParameterSpec min_neighbors_parameter{"min_neighbors", ParameterKind::integer, "1", 1, 2147483646,
-                                                       {}, "neighbors every point keeps when pruning"};
+/// An entry: `make` (a captureless lambda) returns a selector, or a selector with the registry's own
+/// choices; `Select` builds the graph from them. Its parameters are those the settings describe.
+template <class Make, class Select>
+SelectorInfo selector(std::string_view name, std::string_view summary, bool prunes, Make make, Select) {
+  return {name, summary, described_parameters(make()), prunes, &select_with<float, Make, Select>,
+          &select_with<double, Make, Select>};
+}
 
-inline constexpr std::array<ParameterSpec, 2> knn_parameters{
-    k_parameter, ParameterSpec{"search", ParameterKind::choice, "auto", 0, 0, "auto|exact|approximate",
-                               "auto: exact unless HNSW is estimated >= 5x cheaper (large N, D > 20; reported with "
-                               "its estimated recall); exact; approximate: HNSW (approx-knn's defaults)"}};
+/// How the knn selector searches (docs/selectors.md, "Automatic choice").
+enum class KnnSearch { automatic, exact, approximate };
+inline constexpr std::array<Choice<KnnSearch>, 3> knn_searches{
+    {{"auto", KnnSearch::automatic}, {"exact", KnnSearch::exact}, {"approximate", KnnSearch::approximate}}};
+
+/// The knn selector: KNearest's k, and the search.
+struct KnnSelection {
+  KNearest knn{};
+  KnnSearch search = KnnSearch::automatic;
+
+  template <class Visitor>
+  void describe(Visitor& v) {
+    knn.describe(v);
+    v.choice("search", search, knn_searches,
+             "auto: exact unless HNSW is estimated >= 5x cheaper (large N, D > 20; reported with its estimated "
+             "recall); exact; approximate: HNSW (approx-knn's defaults)");
+  }
+};
 
 /// The knn selector's graph: KNearest, or ApproximateKNearest where `search` asks for it or, for
 /// "auto", where choose_neighbor_search picks HNSW (docs/selectors.md, "Automatic choice").
 template <Real T>
-NeighborGraph<T> searched_knn(const Matrix<T>& X, index_t k, std::string_view search) {
+NeighborGraph<T> searched_knn(const Matrix<T>& X, const KnnSelection& selection) {
 #if defined(NLDR_HAVE_HNSWLIB)
-  const bool automatic_hnsw = same_name(search, "auto") && choose_neighbor_search(index_t(X.rows()), X.cols(), true) ==
-                                                               NeighborSearch::hnsw;
-  if (same_name(search, "approximate") || automatic_hnsw) return ApproximateKNearest{.k = k}(X);
+  const bool automatic_hnsw =
+      selection.search == KnnSearch::automatic &&
+      choose_neighbor_search(index_t(X.rows()), X.cols(), true) == NeighborSearch::hnsw;
+  if (selection.search == KnnSearch::approximate || automatic_hnsw)
+    return ApproximateKNearest{.k = selection.knn.k}(X);
 #else
-  if (same_name(search, "approximate"))
+  if (selection.search == KnnSearch::approximate)
     throw_invalid("search", "search = approximate needs hnswlib, which this build lacks: use search = exact, or "
                   "rebuild with hnswlib (Debian libhnswlib-dev)");
 #endif
-  return KNearest{k}(X);
+  return selection.knn(X);
 }
-inline constexpr std::array<ParameterSpec, 1> epsilon_parameters{
-    ParameterSpec{"radius", ParameterKind::real, "0", 0, std::numeric_limits<double>::max(), {},
-                  "ball radius in input units (required, > 0)"}};
-inline constexpr std::array<ParameterSpec, 3> shared_parameters{
-    k_parameter,
-    ParameterSpec{"ratio", ParameterKind::real, "0.4", 1e-9, 1 - 1e-9, {},
-                  "keep an edge with >= ceil(ratio k) shared neighbors"},
-    min_neighbors_parameter};
-inline constexpr std::array<ParameterSpec, 4> gaussian_parameters{
-    k_parameter,
-    ParameterSpec{"z", ParameterKind::real, "1", 0, 1e300, {}, "keep neighbors within mean + z standard deviations"},
-    ParameterSpec{"most_probable", ParameterKind::flag, "false", 0, 0, {},
-                  "Roy 2015's literal rule: keep the 0.68 k most probable"},
-    min_neighbors_parameter};
-inline constexpr std::array<ParameterSpec, 4> curvature_parameters{
-    k_parameter,
-    ParameterSpec{"intrinsic_dim", ParameterKind::integer, "2", 1, 1e9, {}, "the manifold's dimension"},
-    ParameterSpec{"tolerance", ParameterKind::real, "0.1", 0, 1e300, {}, "relative curvature tolerance"},
-    min_neighbors_parameter};
-inline constexpr std::array<ParameterSpec, 4> short_circuit_parameters{
-    k_parameter,
-    ParameterSpec{"threshold", ParameterKind::integer, "0", 0, 2147483646, {},
-                  "prune an edge whose box holds <= threshold points"},
-    ParameterSpec{"index", ParameterKind::choice, "kdtree", 0, 0, "kdtree|rstar",
-                  "box index: k-d tree (any D) or Boost R*-tree (D <= 3)"},
-    min_neighbors_parameter};
 
-inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
-    k_parameter,
-    ParameterSpec{"ef", ParameterKind::integer, "0", 0, 2147483646, {},
-                  "HNSW candidates per query, >= k (0: max(2 k, 32)); more is slower and more exact"},
-    ParameterSpec{"hnsw_m", ParameterKind::integer, "12", 2, 2048, {}, "HNSW links per node (hnswlib's M)"},
-    ParameterSpec{"ef_construction", ParameterKind::integer, "64", 1, 2147483646, {},
-                  "HNSW candidates while building the index"}};
+/// Short-circuit pruning's box index (a template argument of ShortCircuitPruned).
+enum class BoxIndex { kdtree, rstar };
+inline constexpr std::array<Choice<BoxIndex>, 2> box_indexes{
+    {{"kdtree", BoxIndex::kdtree}, {"rstar", BoxIndex::rstar}}};
+
+/// The short-circuit selector: ShortCircuitPruned's parameters, and the box index.
+struct ShortCircuitSelection {
+  ShortCircuitPruned<> pruned{};
+  BoxIndex index = BoxIndex::kdtree;
+
+  template <class Visitor>
+  void describe(Visitor& v) {
+    pruned.describe(v);
+    v.choice("index", index, box_indexes, "box index: k-d tree (any D) or Boost R*-tree (D <= 3)");
+  }
+};
+
+/// A pruning selector's graph, with `progress` hearing the pruning.
+inline constexpr auto pruned_graph = []<Real T>(const Matrix<T>& X, auto pruning, const ProgressCallback& progress) {
+  pruning.options.progress = progress;
+  return pruning(X);
+};
 
 // Every build lists the same selectors: one that needs an optional dependency the build lacks (hnswlib
 // for approx-knn, Boost for short-circuit's rstar index) says so when it is used, so the tool's help,
@@ -131,50 +141,32 @@ inline constexpr std::array<ParameterSpec, 4> approximate_knn_parameters{
 template <class Unused>
 const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
-      selector("knn", "the k nearest neighbors (exact, or HNSW where far cheaper: see search)", knn_parameters, false,
-               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
-                 return searched_knn(X, a.index("k"), a.text("search"));
+      selector("knn", "the k nearest neighbors (exact, or HNSW where far cheaper: see search)", false,
+               [] { return KnnSelection{}; },
+               []<Real T>(const Matrix<T>& X, const KnnSelection& selection, const ProgressCallback&) {
+                 return searched_knn(X, selection);
                }),
-      selector("epsilon", "every point within a radius", epsilon_parameters, false,
-               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback&) {
-                 if (!(a.real("radius") > 0))
+      // No default radius: a ball's size depends on the data's units, so the user names one.
+      selector("epsilon", "every point within a radius", false, [] { return EpsilonBall{.radius = 0}; },
+               []<Real T>(const Matrix<T>& X, const EpsilonBall& ball, const ProgressCallback&) {
+                 if (!(ball.radius > 0))
                    throw_invalid("radius", "the epsilon selector needs radius = R > 0, the ball radius in input units");
-                 return EpsilonBall{.radius = a.real("radius")}(X);
+                 return ball(X);
                }),
-      selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", shared_parameters, true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
-                 return SharedNeighbors{KNearest{a.index("k")},
-                                        {.ratio = a.real("ratio"),
-                                         .min_neighbors = a.index("min_neighbors"),
-                                         .progress = progress}}(X);
-               }),
-      selector("gaussian", "kNN pruned by a Gaussian fit of the neighbor distances (Roy 2015)", gaussian_parameters,
-               true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
-                 const auto rule = a.flag("most_probable") ? GaussianRule::most_probable : GaussianRule::spread;
-                 return GaussianPruned{KNearest{a.index("k")},
-                                       {.rule = rule,
-                                        .z = a.real("z"),
-                                        .min_neighbors = a.index("min_neighbors"),
-                                        .progress = progress}}(X);
-               }),
-      selector("curvature", "kNN pruned where the local curvature changes (Roy 2015)", curvature_parameters, true,
-               []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
-                 return CurvatureAdaptive{KNearest{a.index("k")},
-                                          {.intrinsic_dim = a.index("intrinsic_dim"),
-                                           .tolerance = a.real("tolerance"),
-                                           .min_neighbors = a.index("min_neighbors"),
-                                           .progress = progress}}(X);
-               }),
-      selector("short-circuit", "kNN without edges across empty boxes (Xia et al. 2008)", short_circuit_parameters,
-               true, []<Real T>(const Matrix<T>& X, const Arguments& a, const ProgressCallback& progress) {
-                 const ShortCircuitOptions options{.threshold = a.index("threshold"),
-                                                   .min_neighbors = a.index("min_neighbors"),
-                                                   .progress = progress};
-                 const KNearest candidates{a.index("k")};
-                 if (a.text("index") == "kdtree") return ShortCircuitPruned{candidates, options}(X);
+      selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", true, [] { return SharedNeighbors<>{}; },
+               pruned_graph),
+      selector("gaussian", "kNN pruned by a Gaussian fit of the neighbor distances (Roy 2015)", true,
+               [] { return GaussianPruned<>{}; }, pruned_graph),
+      selector("curvature", "kNN pruned where the local curvature changes (Roy 2015)", true,
+               [] { return CurvatureAdaptive<>{}; }, pruned_graph),
+      selector("short-circuit", "kNN without edges across empty boxes (Xia et al. 2008)", true,
+               [] { return ShortCircuitSelection{}; },
+               []<Real T>(const Matrix<T>& X, ShortCircuitSelection selection, const ProgressCallback& progress) {
+                 selection.pruned.options.progress = progress;
+                 if (selection.index == BoxIndex::kdtree) return selection.pruned(X);
 #if defined(NLDR_HAVE_BOOST)
                  // The R*-tree's dimension is a compile-time constant: D = 2 and 3 are instantiated.
+                 const auto& [candidates, options] = selection.pruned;
                  if (X.cols() == 2) return ShortCircuitPruned<KNearest, RStarBoxes<2>>{candidates, options}(X);
                  if (X.cols() == 3) return ShortCircuitPruned<KNearest, RStarBoxes<3>>{candidates, options}(X);
                  throw_invalid("index", "index = rstar handles D = 2 or 3, the input has D = ", X.cols(),
@@ -184,15 +176,12 @@ const std::vector<SelectorInfo>& selector_table() {
                                "kdtree (same result) or rebuild with libboost-dev");
 #endif
                }),
-      selector("approx-knn", "approximate k nearest neighbors on an HNSW index (hnswlib)", approximate_knn_parameters,
-               false,
-               []<Real T>([[maybe_unused]] const Matrix<T>& X, [[maybe_unused]] const Arguments& a,
+      selector("approx-knn", "approximate k nearest neighbors on an HNSW index (hnswlib)", false,
+               [] { return ApproximateKNearest{}; },
+               []<Real T>([[maybe_unused]] const Matrix<T>& X, [[maybe_unused]] const ApproximateKNearest& search,
                           const ProgressCallback&) -> NeighborGraph<T> {
 #if defined(NLDR_HAVE_HNSWLIB)
-                 return ApproximateKNearest{.k = a.index("k"),
-                                            .ef = a.index("ef"),
-                                            .M = a.index("hnsw_m"),
-                                            .ef_construction = a.index("ef_construction")}(X);
+                 return search(X);
 #else
                  throw_invalid("selector", "the approx-knn selector needs hnswlib, which this build lacks: use the "
                                "knn selector (exact), or rebuild with hnswlib (Debian libhnswlib-dev)");

@@ -4,10 +4,12 @@
 // `nldr neighbors` or another program).
 #pragma once
 
+#include <nldr/core/described.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/graph.hpp>
 
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,9 @@ enum class EdgeLengths {
   euclidean,  ///< recomputed from X, so any selector's graph can be used (the default)
   graph,      ///< the graph's own distances, as given (precomputed or non-Euclidean metrics)
 };
+
+inline constexpr std::array<Choice<EdgeLengths>, 2> edge_length_sources{
+    {{"euclidean", EdgeLengths::euclidean}, {"graph", EdgeLengths::graph}}};
 
 namespace routines {
 
