@@ -252,7 +252,7 @@ TEMPLATE_TEST_CASE("distributed Laplacian Eigenmaps equals the single-process em
   const auto blocks = nldr::mpi::RowBlocks::even(std::uint64_t(n), nldr::mpi::size_of(mpi_test::comm));
   const auto points = nldr::mpi::hand_in_block<T>(mpi_test::comm, mpi_test::rows_of(X, blocks));
   const auto mine = nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, k),
-                                                   nldr::mpi::LaplacianEigenmapsOptions{.dim = dim});
+                                                   nldr::LaplacianEigenmapsOptions{.dim = dim});
   CHECK(mine.t == reference.t);  // the same sum in the same order
   mpi_test::check_same_embedding(mine, reference, points.first(), gap);
 }
@@ -277,9 +277,7 @@ TEMPLATE_TEST_CASE("distributed diffusion maps equal the single-process embeddin
       const double gap = (mu_next - mu_d) / mu_next;
       REQUIRE(gap > 0.05);
       const auto reference = nldr::DiffusionMaps{options}.fit(X, graph);
-      const auto mine = nldr::mpi::diffusion_maps(
-          mpi_test::comm, distributed_graph,
-          nldr::mpi::DiffusionMapsOptions{.dim = dim, .alpha = alpha, .diffusion_time = time});
+      const auto mine = nldr::mpi::diffusion_maps(mpi_test::comm, distributed_graph, options);  // the same options
       CHECK(mine.t == reference.bandwidth);  // the same median of the same values
       mpi_test::check_same_embedding(mine, reference, points.first(), gap);
     }
@@ -333,7 +331,7 @@ TEMPLATE_TEST_CASE("distributed LLE equals the single-process standard LLE", "[m
   REQUIRE(gap > 0.05);
   for (const auto& points : roll.points) {
     const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
-                                     nldr::mpi::LleOptions{.dim = dim});
+                                     nldr::LleOptions{.dim = dim});
     mpi_test::check_same_embedding(mine, reference, points.first(), gap);
   }
   // A heavier regularization changes the weights: the option reaches them.
@@ -343,7 +341,7 @@ TEMPLATE_TEST_CASE("distributed LLE equals the single-process standard LLE", "[m
   REQUIRE(double((regularized.coordinates - reference.coordinates).cwiseAbs().maxCoeff()) > 1e-3);
   const auto& points = roll.points.front();
   const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
-                                   nldr::mpi::LleOptions{.dim = dim, .reg = 0.5});
+                                   nldr::LleOptions{.dim = dim, .reg = 0.5});
   mpi_test::check_same_embedding(mine, regularized, points.first(), regularized.diagnostics.relative_gap.value());
 }
 
@@ -357,7 +355,7 @@ TEMPLATE_TEST_CASE("distributed Hessian LLE equals the single-process Hessian LL
   REQUIRE(gap > 0.05);
   for (const auto& points : roll.points) {
     const auto mine = nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
-                                     nldr::mpi::LleOptions{.dim = dim, .variant = nldr::LleVariant::hessian});
+                                     nldr::LleOptions{.dim = dim, .variant = nldr::LleVariant::hessian});
     mpi_test::check_same_embedding(mine, reference, points.first(), gap);
   }
 }
@@ -371,7 +369,7 @@ TEMPLATE_TEST_CASE("distributed LTSA equals the single-process LTSA", "[mpi][lts
   REQUIRE(gap > 0.05);
   for (const auto& points : roll.points) {
     const auto mine = nldr::mpi::ltsa(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
-                                      nldr::mpi::LtsaOptions{.dim = dim});
+                                      nldr::LtsaOptions{.dim = dim});
     mpi_test::check_same_embedding(mine, reference, points.first(), gap);
   }
 }
@@ -384,26 +382,26 @@ TEST_CASE("LLE and LTSA refuse what the single-process methods refuse, on every 
   const std::string lle_refusal = mpi_test::message_of(
       [&] { nldr::LocallyLinearEmbedding{{.dim = 2}}.fit(roll.X, nldr::KNearest{2}(roll.X)); });
   CHECK_THAT(lle_refusal, ContainsSubstring("needs at least 3"));
-  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, two, nldr::mpi::LleOptions{.dim = 2}), lle_refusal);
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, two, nldr::LleOptions{.dim = 2}), lle_refusal);
   const auto one = nldr::mpi::knearest(mpi_test::comm, points, 1);
   const std::string ltsa_refusal =
       mpi_test::message_of([&] { nldr::Ltsa{{.dim = 2}}.fit(roll.X, nldr::KNearest{1}(roll.X)); });
   CHECK_THAT(ltsa_refusal, ContainsSubstring("needs at least 2"));
-  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, one, nldr::mpi::LtsaOptions{.dim = 2}), ltsa_refusal);
+  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, one, nldr::LtsaOptions{.dim = 2}), ltsa_refusal);
   // dim above D, dim >= N - 1, reg <= 0, k >= N.
   const auto graph = nldr::mpi::knearest(mpi_test::comm, points, 10);
-  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, graph, nldr::mpi::LtsaOptions{.dim = 4}),
+  CHECK_THROWS_WITH(nldr::mpi::ltsa(mpi_test::comm, points, graph, nldr::LtsaOptions{.dim = 4}),
                     mpi_test::message_of([&] { nldr::Ltsa{{.dim = 4}}.fit(roll.X, roll.graph); }));
-  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.dim = 119}),
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::LleOptions{.dim = 119}),
                     mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.dim = 119}}.fit(roll.X, roll.graph); }));
-  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.reg = 0}),
+  CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::LleOptions{.reg = 0}),
                     mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{{.reg = 0}}.fit(roll.X, roll.graph); }));
   // Hessian LLE needs 1 + d + d(d+1)/2 = 6 neighbors at d = 2; modified LLE is not distributed.
   const nldr::LleOptions hessian{.dim = 2, .variant = nldr::LleVariant::hessian};
   CHECK_THROWS_WITH(nldr::mpi::lle(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, 5),
-                                   nldr::mpi::LleOptions{.dim = 2, .variant = nldr::LleVariant::hessian}),
+                                   nldr::LleOptions{.dim = 2, .variant = nldr::LleVariant::hessian}),
                     mpi_test::message_of([&] { nldr::LocallyLinearEmbedding{hessian}.fit(roll.X, nldr::KNearest{5}(roll.X)); }));
-  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::mpi::LleOptions{.variant = nldr::LleVariant::modified}),
+  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, points, graph, nldr::LleOptions{.variant = nldr::LleVariant::modified}),
                           nldr::invalid_argument, "modified-lle is not distributed");
   CHECK_THROWS_CONTAINING(nldr::mpi::knearest(mpi_test::comm, points, 120), nldr::invalid_argument,
                           "k = 120 must be < N = 120");
@@ -416,9 +414,9 @@ TEST_CASE("LLE and LTSA refuse what the single-process methods refuse, on every 
   const auto apart = nldr::mpi::hand_in_block<double>(
       mpi_test::comm, mpi_test::rows_of(two_rolls, mpi_test::uneven_blocks(240)));
   const auto apart_graph = nldr::mpi::knearest(mpi_test::comm, apart, 8);
-  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, apart, apart_graph, nldr::mpi::LleOptions{}),
+  CHECK_THROWS_CONTAINING(nldr::mpi::lle(mpi_test::comm, apart, apart_graph, nldr::LleOptions{}),
                           nldr::disconnected_graph, "lle: the neighbor graph has 2 connected components");
-  CHECK_THROWS_CONTAINING(nldr::mpi::ltsa(mpi_test::comm, apart, apart_graph, nldr::mpi::LtsaOptions{}),
+  CHECK_THROWS_CONTAINING(nldr::mpi::ltsa(mpi_test::comm, apart, apart_graph, nldr::LtsaOptions{}),
                           nldr::disconnected_graph, "ltsa: the neighbor graph has 2 connected components");
 }
 
@@ -457,18 +455,24 @@ TEST_CASE("bad input fails on every rank with the same clear error", "[mpi][erro
                           "does not exist");
   CHECK_THROWS_CONTAINING(
       nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 5),
-                                     nldr::mpi::LaplacianEigenmapsOptions{.dim = 39}),
+                                     nldr::LaplacianEigenmapsOptions{.dim = 39}),
       nldr::invalid_argument, "dim = 39 must be < N - 1 = 39");
   const auto graph = nldr::mpi::knearest(mpi_test::comm, points, 5);
-  CHECK_THROWS_CONTAINING(nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.alpha = 2}),
+  CHECK_THROWS_CONTAINING(nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::DiffusionMapsOptions{.alpha = 2}),
                           nldr::invalid_argument, "alpha = 2 must lie in [0, 1]");
+  // The single-process options' solver settings that SLEPc has no use for are refused, not ignored.
+  CHECK_THROWS_CONTAINING(
+      nldr::mpi::diffusion_maps(mpi_test::comm, graph, {.eigen = {.factorization = nldr::Factorization::supernodal}}),
+      nldr::invalid_argument, "leave factorization automatic");
+  CHECK_THROWS_CONTAINING(nldr::mpi::laplacian_eigenmaps(mpi_test::comm, graph, {.eigen = {.report_gap = true}}),
+                          nldr::invalid_argument, "does not report the eigengap");
   // A bandwidth so small that every kernel value underflows (points 0 to 5 have duplicates at
   // distance 0, 6 does not): the single-process message, on every rank.
   const std::string cut_off = "of point 6 to its neighbors underflow to 0, cutting it off the graph: use bandwidth = 0.0333";
   CHECK_THROWS_CONTAINING(nldr::DiffusionMaps{{.bandwidth = 1e-300}}.fit(X, nldr::KNearest{5}(X)), nldr::invalid_argument,
                           cut_off);
   CHECK_THROWS_CONTAINING(
-      nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::mpi::DiffusionMapsOptions{.bandwidth = 1e-300}),
+      nldr::mpi::diffusion_maps(mpi_test::comm, graph, nldr::DiffusionMapsOptions{.bandwidth = 1e-300}),
       nldr::invalid_argument, cut_off);
 }
 
@@ -484,7 +488,7 @@ TEST_CASE("a graph of two components is refused on every rank, as the single-pro
   const auto blocks = nldr::mpi::RowBlocks::even(300, nldr::mpi::size_of(mpi_test::comm));
   const auto points = nldr::mpi::hand_in_block<double>(mpi_test::comm, mpi_test::rows_of(X, blocks));
   CHECK_THROWS_CONTAINING(nldr::mpi::laplacian_eigenmaps(mpi_test::comm, nldr::mpi::knearest(mpi_test::comm, points, 8),
-                                                         nldr::mpi::LaplacianEigenmapsOptions{.dim = 2}),
+                                                         nldr::LaplacianEigenmapsOptions{.dim = 2}),
                           nldr::disconnected_graph, "the graph is not connected");
 }
 

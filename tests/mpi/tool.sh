@@ -38,6 +38,9 @@ for method in lle hessian-lle ltsa; do
 done
 "$mpirun" -np 2 "$tool" embed --in "$work/X.npy" --out "$work/lle_reg.npy" --method lle --reg 0.1 --k 10 --dim 2 \
   || fail "lle --reg 0.1 exited with $?"
+# An alias and a registry flag; the report gives the parameters as resolved.
+"$mpirun" -np 2 "$tool" embed --in "$work/X.npy" --out "$work/spectral.npy" --method spectral --heat-t 50 --k 10 \
+  --json "$work/spectral.json" || fail "--method spectral --heat-t 50 exited with $?"
 "$mpirun" -np 2 "$tool" embed --in "$work/X_fortran.npy" --out "$work/Yf.npy" --k 10 --dim 2 || fail "Fortran-order float32 input"
 "$python" - "$work" <<'PY' || fail "the embeddings of 1 and 2 ranks differ or are malformed"
 import sys, json, numpy as np
@@ -56,6 +59,10 @@ for method in ("lle", "hessian-lle", "ltsa"):
     assert np.abs(A.T @ A - np.eye(2)).max() <= 1e-8, A.T @ A
     assert np.abs(A - B).max() <= 1e-8 * np.abs(A).max(), (method, np.abs(A - B).max())
     assert json.load(open(w + "/%s2.json" % method))["max_bytes_sent_per_rank_halo"] > 0
+report = json.load(open(w + "/spectral.json"))
+assert report["method"] == "laplacian-eigenmaps" and report["t"] == 50, report
+assert report["parameters"]["heat_t"] == "50" and report["parameters"]["eigen_tolerance"] == "1e-10", report
+assert np.abs(np.load(w + "/spectral.npy") - Y2).max() > 1e-3  # --heat-t reaches the weights
 # --reg reaches the weights
 assert np.abs(np.load(w + "/lle_reg.npy") - np.load(w + "/lle2.npy")).max() > 1e-3
 PY
@@ -78,7 +85,10 @@ expect_error "dim = 799 must be < N - 1 = 799" --in "$work/X.npy" --k 5 --dim 79
 expect_error "not distributed yet: nldr-mpi embeds with laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa" \
   --in "$work/X.npy" --method isomap
 expect_error "needs at least 3 (d + 1 for the local weights)" --in "$work/X.npy" --method lle --k 2
-expect_error "reg = -1 must be finite and > 0" --in "$work/X.npy" --method lle --reg -1
+expect_error "reg = -1 must lie in" --in "$work/X.npy" --method lle --reg -1
+# The methods' flags are the registry's: one a method does not take is refused naming those it takes.
+expect_error "--heat-t does not apply to lle; lle takes --dim, --reg" --in "$work/X.npy" --method lle --heat-t 2
+expect_error 'did you mean "lle"' --in "$work/X.npy" --method lel
 expect_error "needs at least 6 (1 + d + d(d+1)/2 for the local quadratic fit)" --in "$work/X.npy" --method hessian-lle --k 5
 expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
 exit $((failures > 0))

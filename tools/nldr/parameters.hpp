@@ -41,29 +41,38 @@ inline std::string flag_list(std::span<const nldr::ParameterSpec> specs) {
 /// The registry flags of one subcommand and the values given to them.
 class RegistryFlags {
  public:
+  /// Owners of parameters: (name, specs) of methods or selectors.
+  using Owners = std::vector<std::pair<std::string_view, std::span<const nldr::ParameterSpec>>>;
+
   /// Adds a flag for every parameter of the embedders (if `methods`) and selectors (if `selectors`).
   void add_to(CLI::App& command, bool methods, bool selectors) {
+    Owners owners;
+    if (methods)
+      for (const auto& entry : nldr::embedders()) owners.emplace_back(entry.name, entry.parameters);
+    if (selectors)
+      for (const auto& entry : nldr::selectors()) owners.emplace_back(entry.name, entry.parameters);
+    add_to(command, owners);
+  }
+
+  /// Adds a flag for every parameter of `owners`, its help giving each owner's default.
+  void add_to(CLI::App& command, const Owners& owners) {
     // name -> its first spec (kind, help) and its owners grouped by their default, in registry order
     struct Described {
       nldr::ParameterSpec spec;
       std::vector<std::pair<std::string, std::string>> defaults;  // default -> "owner, owner"
     };
     std::map<std::string, Described> specs;
-    const auto collect = [&](std::string_view owner, std::span<const nldr::ParameterSpec> list) {
+    for (const auto& [owner, list] : owners) {
       for (const auto& spec : list) {
         auto& defaults = specs.try_emplace(std::string(spec.name), Described{spec, {}}).first->second.defaults;
-        const std::string value(spec.default_value);
+        const std::string& value = spec.default_value;
         auto same = std::find_if(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == value; });
         if (same == defaults.end())
           defaults.emplace_back(value, std::string(owner));
         else
           same->second += ", " + std::string(owner);
       }
-    };
-    if (methods)
-      for (const auto& entry : nldr::embedders()) collect(entry.name, entry.parameters);
-    if (selectors)
-      for (const auto& entry : nldr::selectors()) collect(entry.name, entry.parameters);
+    }
     for (const auto& [name, described] : specs) {
       const auto& [spec, defaults] = described;
       std::string help = std::string(spec.help) + " [";

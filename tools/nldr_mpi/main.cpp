@@ -19,6 +19,11 @@
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
 #include <nldr/mpi/point_block.hpp>
+#include <nldr/neighbors/knn.hpp>
+#include <nldr/registry/described_parameters.hpp>
+#include <nldr/registry/embedders.hpp>
+
+#include "../nldr/parameters.hpp"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -29,62 +34,76 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace {
 
 struct EmbedArguments {
   std::string in, out, json, method = "laplacian-eigenmaps", knn = "automatic";
-  int k = 10;
-  int dim = 2;
-  double t = 0;                // laplacian-eigenmaps
-  double alpha = 1;            // diffusion-maps
-  double diffusion_time = 1;   // diffusion-maps
-  double bandwidth = 0;        // diffusion-maps
-  double reg = 1e-3;           // lle
-  double hessian_tol = 1e-4;   // hessian-lle
+  int k = nldr::KNearest{}.k;
+  /// The methods' parameters, one flag each, as the single-process tool names them (--dim, --heat-t, --reg, ...).
+  nldr_tool::RegistryFlags flags;
 };
 
 using Points = nldr::mpi::PointBlock<double>;
 using Graph = nldr::mpi::GraphBlock<double>;
 using Embedding = nldr::mpi::SpectralBlock<double>;
 
-/// A distributed method: its --method name, what it runs, and the report key of its kernel width.
+/// `options` with the fields its describe() lists set from `arguments` (core/described.hpp).
+template <class Options>
+Options described(Options options, const nldr::Arguments& arguments) {
+  nldr::set_described(options, arguments);
+  return options;
+}
+
+/// A distributed method: its registry name, what it runs on the method's own Options, and the report
+/// key of its kernel width.
 struct Method {
   std::string_view name;
-  Embedding (*embed)(MPI_Comm, const Points&, const Graph&, const EmbedArguments&);
+  Embedding (*embed)(MPI_Comm, const Points&, const Graph&, const nldr::Arguments&);
   const char* width_key;  // nullptr: no kernel width
 };
 
 /// The distributed methods: the one list behind --method's check, its help and its error message.
+/// Their parameters, defaults and checks are the registry's (registry/embedders.hpp).
 const std::array<Method, 5> methods{{
     {"laplacian-eigenmaps",
-     [](MPI_Comm comm, const Points&, const Graph& graph, const EmbedArguments& a) {
-       return nldr::mpi::laplacian_eigenmaps(comm, graph, {.dim = a.dim, .t = a.t});
+     [](MPI_Comm comm, const Points&, const Graph& graph, const nldr::Arguments& a) {
+       return nldr::mpi::laplacian_eigenmaps(comm, graph, described(nldr::LaplacianEigenmapsOptions{}, a));
      },
      "t"},
     {"diffusion-maps",
-     [](MPI_Comm comm, const Points&, const Graph& graph, const EmbedArguments& a) {
-       return nldr::mpi::diffusion_maps(
-           comm, graph, {.dim = a.dim, .alpha = a.alpha, .diffusion_time = a.diffusion_time, .bandwidth = a.bandwidth});
+     [](MPI_Comm comm, const Points&, const Graph& graph, const nldr::Arguments& a) {
+       return nldr::mpi::diffusion_maps(comm, graph, described(nldr::DiffusionMapsOptions{}, a));
      },
      "bandwidth"},
     {"lle",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
-       return nldr::mpi::lle(comm, points, graph, {.dim = a.dim, .reg = a.reg});
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
+       return nldr::mpi::lle(comm, points, graph, described(nldr::LleOptions{}, a));
      },
      nullptr},
     {"hessian-lle",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
-       return nldr::mpi::lle(comm, points, graph,
-                             {.dim = a.dim, .variant = nldr::LleVariant::hessian, .hessian_tol = a.hessian_tol});
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
+       return nldr::mpi::lle(comm, points, graph, described(nldr::LleOptions{.variant = nldr::LleVariant::hessian}, a));
      },
      nullptr},
     {"ltsa",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const EmbedArguments& a) {
-       return nldr::mpi::ltsa(comm, points, graph, {.dim = a.dim});
+     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
+       return nldr::mpi::ltsa(comm, points, graph, described(nldr::LtsaOptions{}, a));
      },
      nullptr},
 }};
+
+/// The parameters nldr-mpi offers as flags for a method: its registry entry's, without those of the
+/// single-process eigensolver that SLEPc has no use for (they keep their defaults, which
+/// nldr::mpi::detail::slepc_settings requires).
+std::vector<nldr::ParameterSpec> offered_parameters(std::string_view method) {
+  std::vector<nldr::ParameterSpec> specs;
+  for (const auto& spec : nldr::find_embedder(method).parameters)
+    if (spec.name != "factorization" && spec.name != "report_gap") specs.push_back(spec);
+  return specs;
+}
 
 /// "laplacian-eigenmaps, diffusion-maps, lle, hessian-lle or ltsa".
 std::string method_names() {
@@ -101,10 +120,14 @@ double max_over_ranks(MPI_Comm comm, double x) {
 }
 
 void embed(MPI_Comm comm, const EmbedArguments& a) {
-  const auto method = std::find_if(methods.begin(), methods.end(), [&](const Method& m) { return m.name == a.method; });
+  const std::string_view name = nldr::find_embedder(a.method).name;  // aliases, "did you mean"
+  const auto method = std::find_if(methods.begin(), methods.end(), [&](const Method& m) { return m.name == name; });
   if (method == methods.end())
     nldr::throw_invalid("method", "method '", a.method, "' is not distributed yet: nldr-mpi embeds with ",
                         method_names(), " (use the single-process nldr tool for the others)");
+  const auto& parameters = nldr::find_embedder(name).parameters;
+  a.flags.require_applicable({{std::string(name), offered_parameters(name)}}, std::string(name));
+  const nldr::Arguments arguments(parameters, a.flags.given(parameters), name);
   const int rank = nldr::mpi::rank_of(comm), parts = nldr::mpi::size_of(comm);
   const auto requested_knn = nldr::mpi::knn_algorithm_named(a.knn);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
@@ -120,7 +143,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   const auto knn = nldr::mpi::resolve_knn_algorithm(requested_knn, points.rows.cols());
   const auto graph = nldr::mpi::nearest_neighbors(comm, points, a.k, knn, &search);
   times.add("knn", clock.seconds());
-  const Embedding embedding = method->embed(comm, points, graph, a);
+  const Embedding embedding = method->embed(comm, points, graph, arguments);
   for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
   clock.restart();
   writer.write(points.blocks, embedding.coordinates);
@@ -128,12 +151,13 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
 
   // The report: per stage and for memory, the largest value over the ranks.
   nldr::io::JsonValue report;
-  report["method"] = a.method;
+  report["method"] = std::string(name);
   report["ranks"] = parts;
   report["n"] = points.total();
   report["d_in"] = std::int64_t(points.rows.cols());
   report["k"] = a.k;
-  report["dim"] = a.dim;
+  report["dim"] = std::int64_t(arguments.index("dim"));
+  for (const auto& [parameter, value] : arguments.values()) report["parameters"][parameter] = value;
   if (method->width_key) report[method->width_key] = embedding.t;
   report["knn_algorithm"] = std::string(nldr::mpi::knn_algorithm_name(knn));
   report["eigensolver"] = "slepc-" + embedding.solver;
@@ -165,20 +189,14 @@ int main(int argc, char** argv) {
   embed_command->add_option("--out", a.out, "output embedding, N x dim float64 .npy")->required();
   embed_command->add_option("--method", a.method, method_names())->capture_default_str();
   embed_command->add_option("--k", a.k, "neighbors per point, 1 <= k < N")->capture_default_str();
-  embed_command->add_option("--dim", a.dim, "target dimension")->capture_default_str();
-  embed_command->add_option("--t", a.t, "laplacian-eigenmaps: heat-kernel width; 0 = automatic (mean squared edge length)")
-      ->capture_default_str();
-  embed_command->add_option("--alpha", a.alpha, "diffusion-maps: density normalization in [0, 1]")->capture_default_str();
-  embed_command->add_option("--diffusion-time", a.diffusion_time, "diffusion-maps: diffusion time >= 0")
-      ->capture_default_str();
-  embed_command->add_option("--bandwidth", a.bandwidth,
-                            "diffusion-maps: kernel width; 0 = automatic (median squared edge length)")
-      ->capture_default_str();
-  embed_command->add_option("--reg", a.reg, "lle: regularization of the local Gram matrices, relative to their trace")
-      ->capture_default_str();
-  embed_command->add_option("--hessian-tol", a.hessian_tol,
-                            "hessian-lle: Hessian-estimator columns whose sum is below this are not rescaled")
-      ->capture_default_str();
+  {
+    nldr_tool::RegistryFlags::Owners owners;
+    std::vector<std::vector<nldr::ParameterSpec>> specs;  // the owners' views point into these
+    specs.reserve(methods.size());
+    for (const auto& method : methods)
+      owners.emplace_back(method.name, specs.emplace_back(offered_parameters(method.name)));
+    a.flags.add_to(*embed_command, owners);
+  }
   embed_command->add_option("--knn", a.knn, "kNN search: automatic (spatial for D <= 20, else ring), ring or spatial")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");

@@ -84,12 +84,7 @@ struct IsomapOptions {
     v.number("dim", dim, {1, 1e9}, "target dimension d");
     v.choice("storage", storage, geodesic_storages,
              "element type of the N x N geodesic matrix (float: half the memory)");
-    v.choice("edge_lengths", edge_lengths, edge_length_sources,
-             "graph edge lengths: recomputed from the points, or the graph's own distances");
-    v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
-             "most negative eigenvalues of the centered matrix to report (a diagnostic)");
-    v.number("seed", seed, seed_range, "random seed");
-    eigen.describe(v);
+    describe_geodesic_mds(v, edge_lengths, negative_eigenvalues, seed, eigen);
   }
 };
 

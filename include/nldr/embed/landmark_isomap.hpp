@@ -93,12 +93,7 @@ struct LandmarkIsomapOptions {
     v.number("landmarks", landmarks, {2, 1e9}, "number of landmarks m");
     v.choice("selection", selection, landmark_selections,
              "landmark choice: seeded random, or greedy farthest (MaxMin)");
-    v.choice("edge_lengths", edge_lengths, edge_length_sources,
-             "graph edge lengths: recomputed from the points, or the graph's own distances");
-    v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
-             "most negative eigenvalues of the centered matrix to report (a diagnostic)");
-    v.number("seed", seed, seed_range, "random seed");
-    eigen.describe(v);
+    describe_geodesic_mds(v, edge_lengths, negative_eigenvalues, seed, eigen);
   }
 };
 

@@ -5,6 +5,8 @@
 #include <nldr/core/described.hpp>
 
 #include <array>
+#include <cstdint>
+#include <string_view>
 
 namespace nldr {
 
@@ -32,5 +34,17 @@ enum class TieApproach {
 
 inline constexpr std::array<Choice<TieApproach>, 2> tie_approaches{
     {{"primary", TieApproach::primary}, {"secondary", TieApproach::secondary}}};
+
+/// The parameters SMACOF and Sammon share (core/described.hpp); `iteration` says what one step is.
+template <class Visitor>
+void describe_majorization_runs(Visitor& v, int& n_init, MajorizationInit& init, std::uint64_t& seed,
+                                int& max_iterations, double& tolerance, std::string_view iteration) {
+  v.number("n_init", n_init, {1, 1e6}, "runs from different starts; the least stress is kept");
+  v.choice("init", init, majorization_inits, "start of the first run: classical MDS or random");
+  v.number("seed", seed, seed_range, "random seed");
+  v.number("max_iterations", max_iterations, {1, 1e9}, iteration);
+  v.number("relative_tolerance", tolerance, {0, 1},
+           "stop when one step lowers the stress by less than this fraction");
+}
 
 }  // namespace nldr

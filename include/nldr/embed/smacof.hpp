@@ -57,12 +57,7 @@ struct SmacofOptions {
   template <class Visitor>
   void describe(Visitor& v) {
     v.number("dim", dim, {1, 1e9}, "target dimension d");
-    v.number("n_init", n_init, {1, 1e6}, "runs from different starts; the least stress is kept");
-    v.choice("init", init, majorization_inits, "start of the first run: classical MDS or random");
-    v.number("seed", seed, seed_range, "random seed");
-    v.number("max_iterations", max_iterations, {1, 1e9}, "Guttman transforms per run");
-    v.number("relative_tolerance", tolerance, {0, 1},
-             "stop when one step lowers the stress by less than this fraction");
+    describe_majorization_runs(v, n_init, init, seed, max_iterations, tolerance, "Guttman transforms per run");
     if (!metric)
       v.choice("ties", ties, tie_approaches,
                "tied dissimilarities: primary (may get unequal disparities) or secondary (one common)");

@@ -30,15 +30,6 @@
 
 namespace nldr::mpi {
 
-/// Options of diffusion_maps (the names and meaning of nldr::DiffusionMapsOptions).
-struct DiffusionMapsOptions {
-  index_t dim = 2;              ///< diffusion coordinates d, 1 <= d and d + 1 < N
-  double alpha = 1;             ///< density normalization in [0, 1]
-  double diffusion_time = 1;    ///< t >= 0: coordinate j is lambda_j^t psi_j
-  double bandwidth = 0;         ///< kernel width epsilon > 0; 0 = automatic (median squared edge length)
-  EigenOptions eigen{};         ///< bottom-eigenpair solver settings
-};
-
 namespace detail {
 
 /// The element at position floor(M / 2) in ascending order of the M squared edge lengths of all
@@ -70,12 +61,15 @@ double median_squared_length(MPI_Comm comm, const SymmetricRows<T>& rows) {
 /// Diffusion maps of the distributed graph (a collective call; PETSc and SLEPc initialized). Equals
 /// nldr::DiffusionMaps{{.dim, .alpha, .diffusion_time, .bandwidth}}.fit(X, graph) of the whole graph
 /// up to the solvers' tolerance (docs/scaling.md). `t` of the result is the bandwidth used.
-/// \throws nldr::invalid_argument ("dim", "alpha", "diffusion_time", "bandwidth", "shift"),
+/// \throws nldr::invalid_argument ("dim", "alpha", "diffusion_time", "bandwidth", "shift",
+///         "factorization", "report_gap"),
 ///         nldr::disconnected_graph, nldr::convergence_error, the same on every rank.
 template <Real T>
-SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph, const DiffusionMapsOptions& options) {
+SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph,
+                                 const nldr::DiffusionMapsOptions& options) {
   const index_t n = graph.blocks.total(), rows = graph.rows(), first = graph.first();
-  detail::validate_spectral(n, options.dim, options.eigen);
+  const detail::SlepcSettings eigen = detail::slepc_settings(options.eigen);
+  detail::validate_spectral(n, options.dim, eigen);
   nldr::detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
 
   SpectralBlock<T> result;
@@ -148,7 +142,7 @@ SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph, const
   result.times.add("assembly", clock.seconds());
   clock.restart();
 
-  detail::BottomPairs pairs = detail::bottom_eigenpairs(comm, op, null_vector, options.dim, options.eigen, "diffusion-maps");
+  detail::BottomPairs pairs = detail::bottom_eigenpairs(comm, op, null_vector, options.dim, eigen, "diffusion-maps");
   detail::require_second_eigenvalue_nonzero(pairs, "diffusion-maps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;

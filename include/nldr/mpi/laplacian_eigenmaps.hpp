@@ -11,6 +11,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
+#include <nldr/embed/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/petsc.hpp>
@@ -25,13 +26,6 @@
 #include <vector>
 
 namespace nldr::mpi {
-
-/// Options of laplacian_eigenmaps (the names and meaning of nldr::LaplacianEigenmapsOptions).
-struct LaplacianEigenmapsOptions {
-  index_t dim = 2;      ///< target dimension d, 1 <= d and d + 1 < N
-  double t = 0;         ///< heat-kernel width: > 0, +infinity (0/1 weights) or 0 (automatic)
-  EigenOptions eigen{};  ///< bottom-eigenpair solver settings
-};
 
 namespace detail {
 
@@ -58,12 +52,14 @@ double mean_squared_length(MPI_Comm comm, const SymmetricRows<T>& rows) {
 /// Laplacian Eigenmaps of the distributed graph (a collective call; PETSc and SLEPc initialized,
 /// e.g. by a Session). Equals nldr::LaplacianEigenmaps{{.dim, .t}}.fit(X, graph) of the whole graph
 /// up to the solvers' tolerance (docs/scaling.md).
-/// \throws nldr::invalid_argument ("dim", "t", "shift"), nldr::disconnected_graph,
+/// \throws nldr::invalid_argument ("dim", "t", "shift", "factorization", "report_gap"), nldr::disconnected_graph,
 ///         nldr::convergence_error, the same on every rank.
 template <Real T>
-SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph, const LaplacianEigenmapsOptions& options) {
+SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph,
+                                      const nldr::LaplacianEigenmapsOptions& options) {
   const index_t n = graph.blocks.total(), rows = graph.rows(), first = graph.first();
-  detail::validate_spectral(n, options.dim, options.eigen);
+  const detail::SlepcSettings eigen = detail::slepc_settings(options.eigen);
+  detail::validate_spectral(n, options.dim, eigen);
   if (!(options.t >= 0) || std::isnan(options.t))
     throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
 
@@ -111,7 +107,7 @@ SpectralBlock<T> laplacian_eigenmaps(MPI_Comm comm, const GraphBlock<T>& graph, 
   clock.restart();
 
   detail::BottomPairs pairs =
-      detail::bottom_eigenpairs(comm, laplacian, null_vector, options.dim, options.eigen, "laplacian-eigenmaps");
+      detail::bottom_eigenpairs(comm, laplacian, null_vector, options.dim, eigen, "laplacian-eigenmaps");
   detail::require_second_eigenvalue_nonzero(pairs, "laplacian-eigenmaps");
   result.times.add("eigensolve", clock.seconds());
   result.iterations = pairs.iterations;

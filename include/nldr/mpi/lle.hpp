@@ -22,23 +22,16 @@
 
 namespace nldr::mpi {
 
-/// Options of lle (the names, meaning and defaults of nldr::LleOptions).
-struct LleOptions {
-  index_t dim = 2;                            ///< target dimension d, 1 <= d <= D and d + 1 < N
-  double reg = 1e-3;                          ///< Gram regularization r = reg * trace(C) (standard), > 0
-  LleVariant variant = LleVariant::standard;  ///< standard or hessian (modified is not distributed)
-  double hessian_tol = 1e-4;                  ///< HLLE: Hessian-estimator columns whose sum is below this are not rescaled, >= 0
-  EigenOptions eigen{};                       ///< bottom-eigenpair solver settings
-};
-
 /// Standard or Hessian LLE of the distributed points over their distributed graph (a collective
 /// call; PETSc and SLEPc initialized, e.g. by a Session). Equals nldr::LocallyLinearEmbedding{{.dim,
 /// .reg, .variant, .hessian_tol}}.fit(X, graph) of the whole graph up to the solvers' tolerance
 /// (docs/scaling.md).
-/// \throws nldr::invalid_argument ("dim", "reg", "hessian_tol", "variant", "graph", "shift"),
+/// \throws nldr::invalid_argument ("dim", "reg", "hessian_tol", "variant", "graph", "shift",
+///         "factorization", "report_gap"),
 ///         nldr::disconnected_graph, nldr::convergence_error, the same on every rank.
 template <Real T>
-SpectralBlock<T> lle(MPI_Comm comm, const PointBlock<T>& points, const GraphBlock<T>& graph, const LleOptions& options) {
+SpectralBlock<T> lle(MPI_Comm comm, const PointBlock<T>& points, const GraphBlock<T>& graph,
+                     const nldr::LleOptions& options) {
   nldr::detail::validate_reg_and_hessian_tol(options.reg, options.hessian_tol);
   const bool hessian = options.variant == LleVariant::hessian;
   if (!hessian && options.variant != LleVariant::standard)
@@ -49,7 +42,7 @@ SpectralBlock<T> lle(MPI_Comm comm, const PointBlock<T>& points, const GraphBloc
                                         .with_self = !hessian,  // the single-process index sets
                                         .min_degree = lle_min_neighbors(options.variant, options.dim),
                                         .min_degree_reason = lle_min_neighbors_reason(options.variant),
-                                        .eigen = options.eigen};
+                                        .eigen = detail::slepc_settings(options.eigen)};
   return detail::embed_local_blocks(comm, points, graph, method,
                                     [&](const auto& table, auto members, Eigen::Index center, auto& block) {
                                       if (hessian)  // members = its neighbors

@@ -46,7 +46,7 @@ struct LocalBlockMethod {
   bool with_self = true;      ///< index sets [i, neighbors(i)] (else [neighbors(i)])
   index_t min_degree = 1;     ///< fewest neighbors a point needs, and why (the single-process message)
   const char* min_degree_reason = "";
-  EigenOptions eigen{};
+  SlepcSettings eigen{};
 };
 
 /// The embedding by the bottom eigenvectors of M = sum_i S_i B_i S_i^T (a collective call).

@@ -18,25 +18,20 @@
 
 namespace nldr::mpi {
 
-/// Options of ltsa (the names, meaning and defaults of nldr::LtsaOptions).
-struct LtsaOptions {
-  index_t dim = 2;       ///< target dimension d, 1 <= d <= D and d + 1 < N
-  EigenOptions eigen{};  ///< bottom-eigenpair solver settings
-};
-
 /// LTSA of the distributed points over their distributed graph (a collective call; PETSc and SLEPc
 /// initialized). Equals nldr::Ltsa{{.dim}}.fit(X, graph) of the whole graph up to the solvers'
 /// tolerance (docs/scaling.md).
-/// \throws nldr::invalid_argument ("dim", "graph", "shift"), nldr::disconnected_graph,
-///         nldr::convergence_error, the same on every rank.
+/// \throws nldr::invalid_argument ("dim", "graph", "shift", "factorization", "report_gap"),
+///         nldr::disconnected_graph, nldr::convergence_error, the same on every rank.
 template <Real T>
-SpectralBlock<T> ltsa(MPI_Comm comm, const PointBlock<T>& points, const GraphBlock<T>& graph, const LtsaOptions& options) {
+SpectralBlock<T> ltsa(MPI_Comm comm, const PointBlock<T>& points, const GraphBlock<T>& graph,
+                      const nldr::LtsaOptions& options) {
   const detail::LocalBlockMethod method{.name = "ltsa",
                                         .dim = options.dim,
                                         .with_self = true,
                                         .min_degree = options.dim,
                                         .min_degree_reason = nldr::detail::ltsa_min_neighbors_reason,
-                                        .eigen = options.eigen};
+                                        .eigen = detail::slepc_settings(options.eigen)};
   return detail::embed_local_blocks(comm, points, graph, method,
                                     [&](const auto& table, auto members, Eigen::Index, auto& block) {
                                       nldr::detail::ltsa_block(table, members, options.dim, block);

@@ -10,6 +10,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
+#include <nldr/embed/eigen_options.hpp>
 #include <nldr/mpi/collective.hpp>
 #include <nldr/mpi/all_to_all.hpp>
 #include <nldr/mpi/knn.hpp>
@@ -31,14 +32,6 @@
 
 namespace nldr::mpi {
 
-/// Settings of the distributed bottom-eigenpair solver (the names of nldr::BottomEigenOptions).
-struct EigenOptions {
-  double tolerance = 1e-10;   ///< SLEPc's relative residual tolerance
-  int max_iterations = 1000;  ///< SLEPc's restarts
-  /// Shift of the shift-and-invert, < 0: the single-process default for a deflated problem.
-  double shift = -1e-13;
-};
-
 /// This rank's rows of a distributed spectral embedding, its eigenvalues (the trivial pair dropped;
 /// Laplacian Eigenmaps: lambda of L f = lambda D f, ascending; diffusion maps: lambda of the Markov
 /// matrix, descending; LLE and LTSA: those of M, ascending) and the kernel width used (t, or
@@ -56,6 +49,27 @@ struct SpectralBlock {
 };
 
 namespace detail {
+
+/// The distributed solver's settings (SLEPc's Krylov-Schur with shift-and-invert).
+struct SlepcSettings {
+  double tolerance = 1e-10;   ///< SLEPc's relative residual tolerance
+  int max_iterations = 1000;  ///< SLEPc's restarts
+  double shift = -1e-13;      ///< shift of the shift-and-invert, < 0
+};
+
+/// The distributed solver's settings from the single-process ones the methods take: tolerance and
+/// restarts as given; the automatic shift (0) is -1e-13, the single-process choice for a deflated
+/// matrix of unit mean diagonal, and a given shift is used as it is. What only the single-process
+/// solver has (a factorization choice, the eigengap) is refused rather than ignored.
+inline SlepcSettings slepc_settings(const BottomEigenOptions& eigen) {
+  if (eigen.factorization != Factorization::automatic)
+    throw_invalid("factorization", "the distributed solver factorizes with MUMPS: leave factorization automatic");
+  if (eigen.report_gap)
+    throw_invalid("report_gap", "the distributed solver does not report the eigengap: leave report_gap off");
+  return {.tolerance = eigen.tolerance, .max_iterations = eigen.max_iterations,
+          .shift = eigen.shift == 0 ? SlepcSettings{}.shift : eigen.shift};
+}
+
 
 /// Symmetric rows of a distributed graph: row i of this rank, (distance, global index) pairs.
 template <Real T>
@@ -171,7 +185,7 @@ inline void fix_signs(MPI_Comm comm, const RowBlocks& blocks, int rank, Eigen::M
 }
 
 /// Checks, as the single-process methods do, 1 <= dim < N - 1, and shift < 0.
-inline void validate_spectral(index_t n, index_t dim, const EigenOptions& options) {
+inline void validate_spectral(index_t n, index_t dim, const SlepcSettings& options) {
   validate_dimension(dim, n - 1, "N - 1");
   if (!(options.shift < 0))
     throw_invalid("shift", "shift = ", options.shift, " must be < 0: the shifted matrix must be positive definite");
@@ -189,7 +203,7 @@ struct BottomPairs {
 /// Krylov-Schur on (M - shift I)^-1 through MUMPS (a collective call). `method` names the caller
 /// in errors. \throws nldr::convergence_error, the same on every rank.
 inline BottomPairs bottom_eigenpairs(MPI_Comm comm, Mat matrix, Vec null_vector, index_t dim,
-                                     const EigenOptions& options, const std::string& method) {
+                                     const SlepcSettings& options, const std::string& method) {
   OwnedEps eps;
   check(EPSCreate(comm, eps.out()), "EPSCreate");
   check(EPSSetOperators(eps, matrix, nullptr), "EPSSetOperators");

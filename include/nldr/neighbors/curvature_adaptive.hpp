@@ -95,13 +95,6 @@ struct CurvatureAdaptive {
   Candidates candidates{};
   CurvatureAdaptiveOptions options{};
 
-  /// The candidates' parameters, then the rule's (core/described.hpp).
-  template <class Visitor>
-  void describe(Visitor& v) {
-    candidates.describe(v);
-    options.describe(v);
-  }
-
   /// X: N x D points (float or double, finite, D > intrinsic_dim). Returns the symmetric graph.
   /// \throws nldr::invalid_argument naming "tolerance", "mean_floor", "gaussian_floor",
   /// "curvature_neighbors", "intrinsic_dim", "min_neighbors", "X" or the candidate's parameters.

@@ -142,13 +142,6 @@ struct GaussianPruned {
   Candidates candidates{};
   GaussianPrunedOptions options{};
 
-  /// The candidates' parameters, then the rule's (core/described.hpp).
-  template <class Visitor>
-  void describe(Visitor& v) {
-    candidates.describe(v);
-    options.describe(v);
-  }
-
   /// X: N x D points (float or double, finite, N >= 3). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "z", "keep_fraction", "min_neighbors", "candidates"
   /// (a list with fewer than 2 entries), "X" or the candidate's parameters.

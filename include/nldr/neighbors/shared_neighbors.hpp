@@ -65,13 +65,6 @@ struct SharedNeighbors {
   Candidates candidates{};
   SharedNeighborsOptions options{};
 
-  /// The candidates' parameters, then the rule's (core/described.hpp).
-  template <class Visitor>
-  void describe(Visitor& v) {
-    candidates.describe(v);
-    options.describe(v);
-  }
-
   /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "ratio", "min_neighbors", "X" or the candidate's parameters.
   template <class Derived>

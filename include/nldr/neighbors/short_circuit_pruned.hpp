@@ -118,13 +118,6 @@ struct ShortCircuitPruned {
   Candidates candidates{};
   ShortCircuitOptions options{};
 
-  /// The candidates' parameters, then the rule's (core/described.hpp).
-  template <class Visitor>
-  void describe(Visitor& v) {
-    candidates.describe(v);
-    options.describe(v);
-  }
-
   /// X: N x D points (float or double, finite, N >= 2). Returns the symmetric pruned graph.
   /// \throws nldr::invalid_argument naming "scale_neighbors", "threshold", "min_neighbors", "X"
   /// (also when D does not match an R*-tree's Dim) or the candidate's parameters.

@@ -111,6 +111,25 @@ NeighborGraph<T> searched_knn(const Matrix<T>& X, const KnnSelection& selection)
   return selection.knn(X);
 }
 
+/// A pruning selector's settings: its candidates' parameters, then its rule's.
+template <class Pruning>
+struct PruningSelection {
+  Pruning pruning{};
+
+  template <class Visitor>
+  void describe(Visitor& v) {
+    pruning.candidates.describe(v);
+    pruning.options.describe(v);
+  }
+};
+
+/// A pruning selector's graph, with `progress` hearing the pruning.
+inline constexpr auto pruned_graph = []<Real T, class Pruning>(const Matrix<T>& X, PruningSelection<Pruning> selection,
+                                                                const ProgressCallback& progress) {
+  selection.pruning.options.progress = progress;
+  return selection.pruning(X);
+};
+
 /// Short-circuit pruning's box index (a template argument of ShortCircuitPruned).
 enum class BoxIndex { kdtree, rstar };
 inline constexpr std::array<Choice<BoxIndex>, 2> box_indexes{
@@ -118,7 +137,7 @@ inline constexpr std::array<Choice<BoxIndex>, 2> box_indexes{
 
 /// The short-circuit selector: ShortCircuitPruned's parameters, and the box index.
 struct ShortCircuitSelection {
-  ShortCircuitPruned<> pruned{};
+  PruningSelection<ShortCircuitPruned<>> pruned{};
   BoxIndex index = BoxIndex::kdtree;
 
   template <class Visitor>
@@ -126,12 +145,6 @@ struct ShortCircuitSelection {
     pruned.describe(v);
     v.choice("index", index, box_indexes, "box index: k-d tree (any D) or Boost R*-tree (D <= 3)");
   }
-};
-
-/// A pruning selector's graph, with `progress` hearing the pruning.
-inline constexpr auto pruned_graph = []<Real T>(const Matrix<T>& X, auto pruning, const ProgressCallback& progress) {
-  pruning.options.progress = progress;
-  return pruning(X);
 };
 
 // Every build lists the same selectors: one that needs an optional dependency the build lacks (hnswlib
@@ -153,20 +166,22 @@ const std::vector<SelectorInfo>& selector_table() {
                    throw_invalid("radius", "the epsilon selector needs radius = R > 0, the ball radius in input units");
                  return ball(X);
                }),
-      selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", true, [] { return SharedNeighbors<>{}; },
+      selector("shared", "kNN pruned by shared-neighbor counts (Roy 2015)", true,
+               [] { return PruningSelection<SharedNeighbors<>>{}; },
                pruned_graph),
       selector("gaussian", "kNN pruned by a Gaussian fit of the neighbor distances (Roy 2015)", true,
-               [] { return GaussianPruned<>{}; }, pruned_graph),
+               [] { return PruningSelection<GaussianPruned<>>{}; }, pruned_graph),
       selector("curvature", "kNN pruned where the local curvature changes (Roy 2015)", true,
-               [] { return CurvatureAdaptive<>{}; }, pruned_graph),
+               [] { return PruningSelection<CurvatureAdaptive<>>{}; }, pruned_graph),
       selector("short-circuit", "kNN without edges across empty boxes (Xia et al. 2008)", true,
                [] { return ShortCircuitSelection{}; },
                []<Real T>(const Matrix<T>& X, ShortCircuitSelection selection, const ProgressCallback& progress) {
-                 selection.pruned.options.progress = progress;
-                 if (selection.index == BoxIndex::kdtree) return selection.pruned(X);
+                 auto& pruned = selection.pruned.pruning;
+                 pruned.options.progress = progress;
+                 if (selection.index == BoxIndex::kdtree) return pruned(X);
 #if defined(NLDR_HAVE_BOOST)
                  // The R*-tree's dimension is a compile-time constant: D = 2 and 3 are instantiated.
-                 const auto& [candidates, options] = selection.pruned;
+                 const auto& [candidates, options] = pruned;
                  if (X.cols() == 2) return ShortCircuitPruned<KNearest, RStarBoxes<2>>{candidates, options}(X);
                  if (X.cols() == 3) return ShortCircuitPruned<KNearest, RStarBoxes<3>>{candidates, options}(X);
                  throw_invalid("index", "index = rstar handles D = 2 or 3, the input has D = ", X.cols(),

@@ -10,6 +10,7 @@
 #include <nldr/neighbors/graph.hpp>
 
 #include <array>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,18 @@ enum class EdgeLengths {
 
 inline constexpr std::array<Choice<EdgeLengths>, 2> edge_length_sources{
     {{"euclidean", EdgeLengths::euclidean}, {"graph", EdgeLengths::graph}}};
+
+/// The parameters Isomap and Landmark Isomap share, after their own (core/described.hpp).
+template <class Visitor, class EigenOptions>
+void describe_geodesic_mds(Visitor& v, EdgeLengths& edge_lengths, index_t& negative_eigenvalues, std::uint64_t& seed,
+                           EigenOptions& eigen) {
+  v.choice("edge_lengths", edge_lengths, edge_length_sources,
+           "graph edge lengths: recomputed from the points, or the graph's own distances");
+  v.number("negative_eigenvalues", negative_eigenvalues, {0, 1e9},
+           "most negative eigenvalues of the centered matrix to report (a diagnostic)");
+  v.number("seed", seed, seed_range, "random seed");
+  eigen.describe(v);
+}
 
 namespace routines {
 
