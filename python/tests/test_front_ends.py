@@ -89,6 +89,24 @@ def test_tool_and_python_give_the_same_embedding(points, tmp_path, method, selec
         assert report["selector_parameters"] == estimator.graph_selector_parameters_
 
 
+def test_tool_and_python_give_the_same_supervised_embedding(points, tmp_path):
+    """UMAP with labels (target_weight): nldr embed --labels and nldr.UMAP().fit(X, y) agree to the last bit,
+    and the labels change the layout."""
+    X, path = points
+    y = (X[:, 1] > 5).astype(int)
+    y[::7] = -1  # unknown
+    np.savetxt(tmp_path / "labels.csv", y, fmt="%d")
+    out = tmp_path / "y.csv"
+    subprocess.run([TOOL, "embed", "--in", str(path), "--out", str(out), "--method", "umap", "--k", str(K),
+                    "--n-epochs", "60", "--labels", str(tmp_path / "labels.csv"), "--quiet"], check=True)
+    Y_tool = np.loadtxt(out, delimiter=",", ndmin=2)
+    Y_python = nldr.UMAP(n_neighbors=K, n_epochs=60).fit_transform(X, y)
+    scale = np.abs(Y_python).max()
+    np.testing.assert_allclose(Y_tool, Y_python, rtol=0, atol=1e-12 * scale)
+    Y_unsupervised = nldr.UMAP(n_neighbors=K, n_epochs=60).fit_transform(X)
+    assert np.abs(Y_unsupervised - Y_python).max() > 1e-3 * scale
+
+
 @pytest.mark.parametrize("geodesic_k", [None, 5, 40])
 def test_tool_and_python_report_the_same_quality(points, tmp_path, geodesic_k):
     """nldr evaluate --json and nldr.metrics.quality_report: the same measures under the same names,

@@ -908,6 +908,26 @@ TEST_CASE("a misspelt command gets the nearest one", "[tool]") {
   require_error(nldr_run(s, "evalute"), 2, "did you mean \"evaluate\"");
 }
 
+TEST_CASE("embed --labels: a supervised UMAP fit; an unsupervised method refuses them", "[tool][labels]") {
+  Scratch s;
+  REQUIRE(nldr_run(s, "generate clusters-3d --n 150 --seed 2 --out " + s / "x.csv" + " --labels " + s / "l.csv")
+              .exit_code == 0);
+  const std::string embed = "embed --in " + s / "x.csv" + " --method umap --k 10 --n-epochs 50 --quiet --out ";
+  REQUIRE(nldr_run(s, embed + s / "plain.csv").exit_code == 0);
+  const auto supervised = nldr_run(s, embed + s / "supervised.csv --labels " + s / "l.csv --json");
+  INFO(supervised.err);
+  REQUIRE(supervised.exit_code == 0);
+  // The labels reach the fit: the same seed and graph, another layout.
+  const auto plain = read(s / "plain.csv"), labeled = read(s / "supervised.csv");
+  REQUIRE(plain.rows() == 150);
+  CHECK((plain - labeled).cwiseAbs().maxCoeff() > 1e-3 * plain.cwiseAbs().maxCoeff());
+  require_error(nldr_run(s, "embed --in " + s / "x.csv" + " --out " + s / "y.csv --method pca --labels " + s / "l.csv"),
+                2, "pca is unsupervised: drop --labels (labels are for umap)");
+  std::ofstream(s / "short.csv") << "0\n1\n";
+  require_error(nldr_run(s, embed + s / "y.csv --labels " + s / "short.csv"), 2,
+                "--labels " + s / "short.csv has 2 rows but must hold one value per point: 150 rows");
+}
+
 TEST_CASE("a label or color file of one integer per point has no header line, whatever its first value",
           "[tool][labels]") {
   Scratch s;

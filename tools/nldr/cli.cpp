@@ -124,6 +124,13 @@ std::string method_names_taking_initial() {
   return names.empty() ? std::string("none yet") : nldr::detail::joined(names);
 }
 
+std::string method_names_supervised() {
+  std::vector<std::string_view> names;
+  for (const auto& entry : nldr::embedders())
+    if (nldr::takes_parameter(entry.parameters, "target_weight")) names.push_back(entry.name);
+  return nldr::detail::joined(names);
+}
+
 std::string selector_names() {
   std::vector<std::string_view> names;
   for (const auto& entry : nldr::selectors()) names.push_back(entry.name);

@@ -87,6 +87,8 @@ void emit_json(const Output& output, const JsonValue& json);
 std::string method_names(std::optional<nldr::EmbedderInput> input = std::nullopt);
 /// The methods whose init offers "given" (starting coordinates, --initial), comma-separated.
 std::string method_names_taking_initial();
+/// The methods that take labels for a supervised fit (those with a target_weight parameter).
+std::string method_names_supervised();
 std::string selector_names();
 
 /// --pca P (docs/tool.md, "PCA before the graph"): X replaced by its first P principal components

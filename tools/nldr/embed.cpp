@@ -14,6 +14,7 @@ namespace {
 struct EmbedArgs {
   std::string in, graph_file, distances_file, method, selector = "knn";
   std::string initial_file;           ///< --initial: starting coordinates of an iterative method
+  std::string labels_file;            ///< --labels: one class per point for a supervised fit
   std::string disconnected = "join";  ///< --disconnected: join or error
   bool geodesics = false;             ///< --geodesics: dissimilarities along the neighbor graph
   nldr::index_t pca = 0;              ///< --pca P; 0: none
@@ -219,6 +220,9 @@ int embed(const EmbedArgs& a, const Session& session) {
                           ": drop one of them");
     init = "given";
   }
+  if (!a.labels_file.empty() && !nldr::takes_parameter(method.parameters, "target_weight"))
+    nldr::throw_invalid("labels", method.name, " is unsupervised: drop --labels (labels are for ",
+                        method_names_supervised(), ")");
   if (selector) options.selector = a.selector;
   if (selector) options.selector_parameters = a.flags.given(selector->parameters);
   options.disconnected = a.disconnected == "error" ? nldr::Disconnected::error : nldr::Disconnected::join;
@@ -226,7 +230,7 @@ int embed(const EmbedArgs& a, const Session& session) {
   options.pca = a.pca;
   const nldr::index_t dim = nldr::detail::requested_dim(method, options.method_parameters);
   check_distinct({{"--out", a.out.path}, {"--json", a.json.path}, {"--plot", a.plot.plot.path}, {"--save-model", a.model.path}},
-                 {a.in, a.distances_file, a.graph_file, a.color.path});
+                 {a.in, a.distances_file, a.graph_file, a.color.path, a.labels_file});
   for (const Output* o : {&a.out, &a.json, &a.plot.plot, &a.model}) check_writable(*o);
   if (a.plot.plot.requested() && dim < 2)
     nldr::throw_invalid("plot", "--plot draws the first two coordinates but --dim is ", dim,
@@ -254,6 +258,12 @@ int embed(const EmbedArgs& a, const Session& session) {
   (from_distances ? input.distances : input.points) = &X;
   std::optional<nldr::NeighborGraph<double>> graph_file;
   if (from_graph_file) input.graph = &graph_file.emplace(read_graph(session, a.graph_file, nldr::index_t(X.rows())));
+  std::vector<nldr::index_t> labels;
+  if (!a.labels_file.empty()) {
+    for (const int label : session.read_labels(a.labels_file, nldr::index_t(X.rows())))
+      labels.push_back(nldr::index_t(label));
+    input.labels = &labels;
+  }
   console.stage(times, "read", clock.seconds());
 
   options.progress = [&console](const std::string& stage) { return console.progress(stage); };
@@ -313,6 +323,9 @@ std::function<int()> add_embed(CLI::App& command, Session& session) {
   command.add_option("--initial", a->initial_file,
                      "Starting coordinates CSV (N x d) of an iterative method (--init given) [" +
                          method_names_taking_initial() + "]");
+  command.add_option("--labels", a->labels_file,
+                     "Class labels CSV (one integer per point, -1 unknown) for a supervised fit [" +
+                         method_names_supervised() + "]");
   command.add_flag("--geodesics", a->geodesics,
                    "Fit shortest-path lengths along the neighbor graph (--selector and its flags, or --graph) as the "
                    "dissimilarities [" + method_names(nldr::from_distances) + "]");
