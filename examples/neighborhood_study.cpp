@@ -1,14 +1,15 @@
 // The neighborhood study (docs/neighborhood-study.md): what the seed documents' selectors are worth.
 // Every figure is measured against ground truth; selectors and methods are the tool's (same names).
 //
-// Usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcd]
+// Usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcde]
 // Writes <output-dir>/study.md (the tables) and <output-dir>/study-*.svg (the plots of part a); --parts runs
-// only the parts named (e.g. --parts bd: the tables with MRRE), all four by default.
+// only the parts named (e.g. --parts bd: the tables with MRRE), all five by default.
 //   a. the experiment of Xia et al. 2008: residual variance against the true manifold distances, plain kNN vs
 //      short-circuit pruning, K = 6..40, LLE / Isomap / Laplacian Eigenmaps;
 //   b. Roy 2015's table: Spearman's rho, Konig's measure, MRRE for every selector x method x data set;
 //   c. 7-NN 5-fold classification error of embeddings of the digits (a CSV with the label last);
-//   d. the same as b on Swiss rolls with Gaussian noise 0, 0.5, 1.
+//   d. the same as b on Swiss rolls with Gaussian noise 0, 0.5, 1;
+//   e. the same for t-SNE and UMAP: does a pruned graph keep them from short-circuiting the roll?
 #include <nldr/nldr.hpp>
 
 #include <algorithm>
@@ -30,6 +31,8 @@ using nldr::Matrix;
 struct Choice {
   std::string name;
   nldr::ParameterValues values;
+  /// A method's: the neighbors a pruning selector keeps at least; 0: the method's min_neighbors(d).
+  nldr::index_t min_neighbors = 0;
 };
 using SelectorSettings = Choice;
 using MethodSettings = Choice;
@@ -67,7 +70,9 @@ Outcome embed(const Matrix<double>& X, SelectorSettings selector, const MethodSe
   const nldr::EmbedderInfo& embedder = nldr::find_embedder(method.name);
   const nldr::SelectorInfo& chosen = nldr::find_selector(selector.name);
   const nldr::index_t dim = nldr::index_t(std::stol(method.values.at("dim")));
-  if (chosen.prunes) selector.values["min_neighbors"] = std::to_string(embedder.min_neighbors(dim));
+  if (chosen.prunes)
+    selector.values["min_neighbors"] =
+        std::to_string(method.min_neighbors > 0 ? method.min_neighbors : embedder.min_neighbors(dim));
   if (selector.name == "curvature") selector.values["intrinsic_dim"] = std::to_string(dim);
   try {
     const auto graph = chosen.select(X, selector.values);
@@ -138,6 +143,13 @@ std::vector<SelectorSettings> selectors_for(const Matrix<double>& X, nldr::index
 
 const std::vector<std::string> table_methods{"lle", "isomap", "ltsa", "laplacian-eigenmaps"};
 
+/// The spectral methods of the rank tables, at d = 2.
+std::vector<MethodSettings> spectral_methods() {
+  std::vector<MethodSettings> methods;
+  for (const auto& name : table_methods) methods.push_back(method_named(name));
+  return methods;
+}
+
 void markdown_row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '|';
   for (const auto& cell : cells) out << ' ' << cell << " |";
@@ -205,15 +217,16 @@ void part_a(std::ostream& md, const std::filesystem::path& dir) {
 
 // ---- b. and d. Roy 2015's table ----------------------------------------------------------------
 
-void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, nldr::index_t k) {
+void rank_table(std::ostream& md, const nldr::datasets::Dataset<double>& data, nldr::index_t k,
+                const std::vector<MethodSettings>& methods) {
   const Reference reference = reference_of(data);
   std::vector<std::string> header{"selector"};
-  for (const auto& m : table_methods) header.push_back(m);
+  for (const auto& m : methods) header.push_back(m.name);
   markdown_header(md, header);
   for (const SelectorSettings& selector : selectors_for(data.points, k, 2)) {
     std::vector<std::string> row{selector.name};
-    for (const auto& m : table_methods) {
-      const Outcome outcome = embed(data.points, selector, method_named(m));
+    for (const auto& m : methods) {
+      const Outcome outcome = embed(data.points, selector, m);
       row.push_back(outcome.Y ? rank_measures(reference, *outcome.Y, k) : outcome.failure);
     }
     markdown_row(md, row);
@@ -231,7 +244,7 @@ void part_b(std::ostream& md) {
   for (const char* name : {"swiss-roll", "s-curve", "mobius", "twin-peaks", "swiss-hole"}) {
     std::cerr << "b: " << name << '\n';
     md << "### " << name << "\n\n";
-    rank_table(md, nldr::datasets::generate<double>(name, {.n = 1500, .seed = 1}), k);
+    rank_table(md, nldr::datasets::generate<double>(name, {.n = 1500, .seed = 1}), k, spectral_methods());
   }
 }
 
@@ -243,7 +256,24 @@ void part_d(std::ostream& md) {
   for (const double noise : {0.0, 0.5, 1.0}) {
     std::cerr << "d: noise " << noise << '\n';
     md << "### sigma = " << noise << "\n\n";
-    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), k);
+    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), k,
+               spectral_methods());
+  }
+}
+
+void part_e(std::ostream& md) {
+  const nldr::index_t k = 12;
+  md << "## e. t-SNE and UMAP on every selector's graph\n\n"
+        "As d, for the neighbor-embedding methods: does a pruned graph keep them from short-circuiting the "
+        "roll? Candidate lists of k = 12; t-SNE at perplexity 4 (k / 3, van der Maaten 2014's rule), its "
+        "pruned graphs keeping at least 5 neighbors (t-SNE needs more than the perplexity); UMAP with "
+        "n_neighbors = the graph's. Rho is global (is the roll unrolled or folded?); KM and MRRE are local.\n\n";
+  const std::vector<MethodSettings> methods{{"tsne", {{"dim", "2"}, {"perplexity", "4"}}, 5}, method_named("umap")};
+  for (const double noise : {0.0, 0.5, 1.0}) {
+    std::cerr << "e: noise " << noise << '\n';
+    md << "### sigma = " << noise << "\n\n";
+    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), k,
+               methods);
   }
 }
 
@@ -284,14 +314,14 @@ void part_c(std::ostream& md, const std::optional<std::string>& digits_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* usage = "usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcd]\n";
+  const char* usage = "usage: neighborhood_study <output-dir> [--digits digits.csv] [--parts abcde]\n";
   if (argc < 2) {
     std::cerr << usage;
     return 2;
   }
   const std::filesystem::path dir = argv[1];
   std::optional<std::string> digits;
-  std::string parts = "abcd";
+  std::string parts = "abcde";
   for (int i = 2; i < argc; i += 2) {
     const std::string flag = argv[i];
     if (i + 1 >= argc || (flag != "--digits" && flag != "--parts")) {
@@ -312,6 +342,7 @@ int main(int argc, char** argv) {
     if (runs('b')) part_b(md);
     if (runs('c')) part_c(md, digits);
     if (runs('d')) part_d(md);
+    if (runs('e')) part_e(md);
     md << "## Notes: why runs failed\n\n";
     for (std::size_t n = 0; n < failure_notes.size(); ++n) md << n + 1 << ". " << failure_notes[n] << "\n";
     md << "\nProduced by `neighborhood_study` (parts " << parts << ") in " << fixed(clock.seconds(), 0) << " s.\n";
