@@ -248,33 +248,30 @@ void part_b(std::ostream& md) {
   }
 }
 
-void part_d(std::ostream& md) {
-  const nldr::index_t k = 12;
-  md << "## d. Noise\n\n"
-        "As b, on 1500-point Swiss rolls with Gaussian noise of standard deviation sigma added to every "
-        "coordinate, measured against the noise-free manifold distances.\n\n";
+/// The rank tables of `methods` on 1500-point Swiss rolls with noise sigma = 0, 0.5, 1 (parts d and e).
+void noise_tables(std::ostream& md, char part, const std::vector<MethodSettings>& methods) {
   for (const double noise : {0.0, 0.5, 1.0}) {
-    std::cerr << "d: noise " << noise << '\n';
+    std::cerr << part << ": noise " << noise << '\n';
     md << "### sigma = " << noise << "\n\n";
-    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), k,
-               spectral_methods());
+    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), 12,
+               methods);
   }
 }
 
+void part_d(std::ostream& md) {
+  md << "## d. Noise\n\n"
+        "As b, on 1500-point Swiss rolls with Gaussian noise of standard deviation sigma added to every "
+        "coordinate, measured against the noise-free manifold distances.\n\n";
+  noise_tables(md, 'd', spectral_methods());
+}
+
 void part_e(std::ostream& md) {
-  const nldr::index_t k = 12;
   md << "## e. t-SNE and UMAP on every selector's graph\n\n"
         "As d, for the neighbor-embedding methods: does a pruned graph keep them from short-circuiting the "
         "roll? Candidate lists of k = 12; t-SNE at perplexity 4 (k / 3, van der Maaten 2014's rule), its "
         "pruned graphs keeping at least 5 neighbors (t-SNE needs more than the perplexity); UMAP with "
         "n_neighbors = the graph's. Rho is global (is the roll unrolled or folded?); KM and MRRE are local.\n\n";
-  const std::vector<MethodSettings> methods{{"tsne", {{"dim", "2"}, {"perplexity", "4"}}, 5}, method_named("umap")};
-  for (const double noise : {0.0, 0.5, 1.0}) {
-    std::cerr << "e: noise " << noise << '\n';
-    md << "### sigma = " << noise << "\n\n";
-    rank_table(md, nldr::datasets::generate<double>("swiss-roll", {.n = 1500, .noise = noise, .seed = 1}), k,
-               methods);
-  }
+  noise_tables(md, 'e', {{"tsne", {{"dim", "2"}, {"perplexity", "4"}}, 5}, method_named("umap")});
 }
 
 // ---- c. digits ---------------------------------------------------------------------------------

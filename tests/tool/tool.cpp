@@ -403,12 +403,16 @@ TEST_CASE("embed --color-column: a label column of the input colors the plot and
     std::getline(in, line);  // pandas' header
     while (std::getline(in, line)) species << line.substr(line.rfind(',') + 1) << '\n';
   }
-  const auto colored = nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
-                                       s / "species.txt" + " --plot " + s / "species.svg");
-  INFO(colored.err);
-  REQUIRE(colored.exit_code == 0);
-  for (const char* text : {">setosa</text>", ">versicolor</text>", ">virginica</text>"})
-    CHECK_THAT(slurp(s / "species.svg"), ContainsSubstring(text));
+  // The measurements colored by a file of one value per line: the plot's legend holds each category.
+  const std::string embed_iris = "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4";
+  const auto check_legend = [&](const std::string& file, std::initializer_list<const char*> categories) {
+    const auto run = nldr_run(s, embed_iris + " --color " + s / file + " --plot " + s / (file + ".svg"));
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::string svg = slurp(s / (file + ".svg"));
+    for (const char* category : categories) CHECK_THAT(svg, ContainsSubstring(">" + std::string(category) + "</text>"));
+  };
+  check_legend("species.txt", {"setosa", "versicolor", "virginica"});
 
   // Class names with spaces and slashes, one per line (Fashion-MNIST's "T-shirt/top", "Ankle boot"):
   // each whole line is one category, whatever the whitespace inside it.
@@ -416,20 +420,14 @@ TEST_CASE("embed --color-column: a label column of the input colors the plot and
     std::ofstream names(s / "names.txt");
     for (int i = 0; i < 150; ++i) names << (i % 3 == 0 ? "T-shirt/top" : i % 3 == 1 ? "Ankle boot" : "Bag") << '\n';
   }
-  const auto named = nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
-                                     s / "names.txt" + " --plot " + s / "names.svg");
-  INFO(named.err);
-  REQUIRE(named.exit_code == 0);
-  for (const char* text : {">T-shirt/top</text>", ">Ankle boot</text>", ">Bag</text>"})
-    CHECK_THAT(slurp(s / "names.svg"), ContainsSubstring(text));
+  check_legend("names.txt", {"T-shirt/top", "Ankle boot", "Bag"});
   // Numbers in two space-separated columns are still two columns, and refused.
   {
     std::ofstream pairs(s / "pairs.txt");
     for (int i = 0; i < 150; ++i) pairs << i << ' ' << i % 3 << '\n';
   }
-  require_error(nldr_run(s, "embed --in " + iris + " --out " + s / "y.csv" + " --method pca --columns 1,2,3,4 --color " +
-                                s / "pairs.txt" + " --plot " + s / "pairs.svg --quiet"),
-                2, "1 column");
+  require_error(nldr_run(s, embed_iris + " --color " + s / "pairs.txt" + " --plot " + s / "pairs.svg --quiet"), 2,
+                "1 column");
 
   // A numeric label column by position: integer classes are categorical too.
   std::ofstream(s / "labeled.csv") << "x,y,z,class\n";
