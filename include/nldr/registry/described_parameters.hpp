@@ -5,11 +5,10 @@
 #pragma once
 
 #include <nldr/core/described.hpp>
+#include <nldr/io/detail/number_format.hpp>
 #include <nldr/registry/parameters.hpp>
 
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <concepts>
 #include <stdexcept>
 #include <string>
@@ -19,12 +18,11 @@
 namespace nldr {
 namespace detail {
 
-/// The shortest text that reads back to `value`, exponent without padding ("1e-4", "0.5", "30", "inf").
+/// The shortest text that reads back to `value` (io's writers' form), exponent without padding
+/// ("1e-4", "0.5", "30", "inf").
 inline std::string parameter_text(double value) {
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  char buffer[64];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  std::string text(buffer, end);
+  std::string text;
+  io::detail::append_number(text, value);
   const std::size_t e = text.find('e');
   if (e == std::string::npos) return text;
   std::string exponent = text.substr(e + 1);
