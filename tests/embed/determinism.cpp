@@ -32,14 +32,15 @@ std::vector<std::pair<std::string, Run>> pipelines() {
   }
   for (const auto& entry : nldr::embedders()) {
     const nldr::ParameterValues values = embed_test::small_input_parameters(entry, 2);
-    const auto fit = [&entry, values, knn](const nldr::Matrix<double>& X) {
+    // The fitted coordinates above the transform of points between the training points (shifted
+    // by a fraction of the roll's spacing): one fit checks both.
+    all.emplace_back(std::string(entry.name), [&entry, values, knn](const nldr::Matrix<double>& X) {
       const auto graph = knn(X);
-      return entry.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values);
-    };
-    all.emplace_back(std::string(entry.name), [fit](const auto& X) { return fit(X).coordinates(); });
-    // Transform of points between the training points (shifted by a fraction of the roll's spacing).
-    all.emplace_back(std::string(entry.name) + " transform", [fit](const nldr::Matrix<double>& X) {
-      return fit(X).transform(nldr::Matrix<double>(X.array() + 0.01));
+      const auto model = entry.fit(nldr::FitInput<double>{.points = &X, .graph = &graph}, values);
+      const nldr::Matrix<double> placed = model.transform(nldr::Matrix<double>(X.array() + 0.01));
+      nldr::Matrix<double> both(X.rows() + placed.rows(), placed.cols());
+      both << model.coordinates(), placed;
+      return both;
     });
   }
   // SuiteSparse's factorizations, when built with them. nldr's thread count is what varies here; the
