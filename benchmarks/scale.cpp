@@ -13,11 +13,13 @@
 // peak resident memory so far, and how well the embedding recovers the roll: the largest |Spearman
 // correlation| of either coordinate with the arc length s(t) (1 = a monotone map of the unrolled
 // coordinate; UMAP and t-SNE keep neighborhoods, not the global order, so theirs is lower).
+#include <nldr/core/correlation.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/datasets/high_dimensional.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
 #include <nldr/embed/tsne.hpp>
 #include <nldr/embed/umap.hpp>
+#include <nldr/metrics/spearman.hpp>
 #if defined(NLDR_HAVE_HNSWLIB)
 #include <nldr/neighbors/approximate_knn.hpp>
 #endif
@@ -29,7 +31,6 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,26 +57,15 @@ struct StageClock {
   }
 };
 
-/// The ranks of `values` (0..n-1; ties broken by index: continuous data).
-std::vector<double> ranks(const nldr::Vector<float>& values) {
-  std::vector<nldr::index_t> order(std::size_t(values.size()));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return values(a) < values(b); });
-  std::vector<double> rank(order.size());
-  for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = double(r);
-  return rank;
-}
-
+/// Spearman's rank correlation of two columns: the Pearson correlation of their average ranks.
 double spearman(const nldr::Vector<float>& a, const nldr::Vector<float>& b) {
-  const auto ra = ranks(a), rb = ranks(b);
-  const double mean = 0.5 * double(ra.size() - 1);
-  double sab = 0, saa = 0, sbb = 0;
-  for (std::size_t i = 0; i < ra.size(); ++i) {
-    sab += (ra[i] - mean) * (rb[i] - mean);
-    saa += (ra[i] - mean) * (ra[i] - mean);
-    sbb += (rb[i] - mean) * (rb[i] - mean);
-  }
-  return sab / std::sqrt(saa * sbb);
+  const auto ranks = [](const nldr::Vector<float>& values) {
+    return nldr::metrics::detail::average_ranks(std::vector<double>(values.data(), values.data() + values.size()));
+  };
+  const std::vector<double> ra = ranks(a), rb = ranks(b);
+  nldr::PearsonAccumulator pearson;
+  for (std::size_t i = 0; i < ra.size(); ++i) pearson.add(ra[i], rb[i]);
+  return pearson.correlation();
 }
 
 std::string text_option(int argc, char** argv, const char* name, const std::string& fallback) {
