@@ -16,6 +16,11 @@
 // moves both ends at each of the two samples, so a point is pulled twice per sample of its edge:
 // here the point takes both pulls itself, one after the other.
 //
+// Memory (docs/methods/umap.md, "Speed"): the start-of-epoch positions the other points are read from
+// are kept in float, as umap-learn keeps its whole layout, which halves the array that every sample
+// reads at a random place; the moving point itself stays in double. A point's samples are drawn before
+// its updates, and their rows prefetched, so that their cache misses overlap.
+//
 // The fuzzy cross-entropy is not computed: its repulsive part sums over all N^2 pairs, more than an
 // epoch costs (umap-learn computes none either); the observer gets no objective.
 #pragma once
@@ -87,7 +92,8 @@ inline std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t epoch, std::u
 inline double clip(double value) { return std::clamp(value, -4.0, 4.0); }
 
 /// r^b in single precision (as umap-learn computes it): powf costs about half of pow, and the
-/// gradients are clipped and noisy far beyond float's rounding.
+/// gradients are clipped and noisy far beyond float's rounding. (A polynomial 2^(b log2 r) inline was
+/// tried: its chain of dependent multiply-adds is longer than libm's table-driven powf, 1.6x slower.)
 inline double power(double r, double b) { return double(std::pow(float(r), float(b))); }
 
 /// An index in [0, count), count < 2^31, from the top 32 random bits by multiply-shift (Lemire 2019),
@@ -111,22 +117,69 @@ struct EdgeClock {
   }
 };
 
-/// One epoch of point `self`'s entries [begin, end) of `graph` (columns index `others`, N x d): moves
-/// y (its position) by `pulls` attractions per sampled edge and by the negative samples drawn from
-/// `random` among the rows of `others` (skipping row `self`; -1: none to skip).
-inline void move_point(double* y, index_t dim, const WeightedGraph& graph, offset_t begin, offset_t end,
-                       const Matrix<double>& others, index_t self, int pulls, int epoch, double alpha,
-                       const UmapSgd& sgd, EdgeClock& clock, Random& random) {
-  const double a = sgd.a, b = sgd.b;
+/// Asks the cache for the line holding `address` ahead of its use (a hint; no effect where the
+/// compiler has no such builtin).
+inline void prefetch(const void* address) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(address);
+#else
+  (void)address;
+#endif
+}
+
+/// One point's samples in one epoch: its entries sampled, in list order, and the rows of their
+/// negative samples (those of entries[j] end at negatives_end[j]). One per thread, each on its own
+/// cache lines (the vectors' ends change at every sample).
+struct alignas(64) PointSamples {
+  std::vector<offset_t> entries;
+  std::vector<std::size_t> negatives_end;
+  std::vector<index_t> negatives;
+};
+
+/// Point `self`'s samples of epoch `epoch` among its entries [begin, end) of `graph`, its negative
+/// samples drawn from `random` among the rows of `others` (a draw of row `self` is dropped; -1: none
+/// to drop), and the clock advanced past them. Every row they name is prefetched: the rows lie at
+/// random places of `others`, which at 10^6 points is far larger than the cache, and requesting them
+/// all before the first is used overlaps their misses (their addresses do not depend on the updates,
+/// so this changes no result).
+template <class Scalar>
+void draw_samples(PointSamples& samples, const WeightedGraph& graph, offset_t begin, offset_t end,
+                  const Matrix<Scalar>& others, index_t self, int epoch, EdgeClock& clock, Random& random) {
   const auto count = std::uint64_t(others.rows());
-  auto squared_distance = [&](const double* other) {
+  samples.entries.clear();
+  samples.negatives_end.clear();
+  samples.negatives.clear();
+  for (offset_t e = begin; e < end; ++e) {
+    if (clock.next_sample[e] > epoch) continue;
+    clock.next_sample[e] += clock.per_sample[e];
+    samples.entries.push_back(e);
+    prefetch(others.row(graph.columns[e]).data());
+    const int negatives = int((epoch - clock.next_negative[e]) / clock.per_negative[e]);
+    for (int s = 0; s < negatives; ++s) {
+      const index_t k = uniform_index(random, count);
+      if (k == self) continue;
+      samples.negatives.push_back(k);
+      prefetch(others.row(k).data());
+    }
+    clock.next_negative[e] += negatives * clock.per_negative[e];
+    samples.negatives_end.push_back(samples.negatives.size());
+  }
+}
+
+/// Moves y (a point's position) by `samples` (draw_samples): `pulls` attractions along each sampled
+/// entry of `graph`, whose columns index `others` (N x d), then a push from each of its negative samples.
+template <class Scalar>
+void move_point(double* y, index_t dim, const WeightedGraph& graph, const PointSamples& samples,
+                const Matrix<Scalar>& others, int pulls, double alpha, const UmapSgd& sgd) {
+  const double a = sgd.a, b = sgd.b;
+  auto squared_distance = [&](const Scalar* other) {
     double r = 0;
     for (index_t k = 0; k < dim; ++k) r += (y[k] - other[k]) * (y[k] - other[k]);
     return r;
   };
-  for (offset_t e = begin; e < end; ++e) {
-    if (clock.next_sample[e] > epoch) continue;
-    const double* other = others.row(graph.columns[e]).data();
+  std::size_t s = 0;
+  for (std::size_t j = 0; j < samples.entries.size(); ++j) {
+    const Scalar* other = others.row(graph.columns[samples.entries[j]]).data();
     for (int pull = 0; pull < pulls; ++pull) {
       const double r = squared_distance(other);
       if (!(r > 0)) break;
@@ -134,20 +187,14 @@ inline void move_point(double* y, index_t dim, const WeightedGraph& graph, offse
       const double coefficient = -2 * a * b * (r_b / r) / (a * r_b + 1);
       for (index_t k = 0; k < dim; ++k) y[k] += clip(coefficient * (y[k] - other[k])) * alpha;
     }
-    clock.next_sample[e] += clock.per_sample[e];
-
-    const int negatives = int((epoch - clock.next_negative[e]) / clock.per_negative[e]);
-    for (int s = 0; s < negatives; ++s) {
-      const index_t k = uniform_index(random, count);
-      if (k == self) continue;
-      const double* sample = others.row(k).data();
+    for (; s < samples.negatives_end[j]; ++s) {
+      const Scalar* sample = others.row(samples.negatives[s]).data();
       const double r = squared_distance(sample);
       const double coefficient =
           r > 0 ? 2 * sgd.repulsion_strength * b / ((0.001 + r) * (a * power(r, b) + 1)) : 0.0;
       for (index_t c = 0; c < dim; ++c)
         y[c] += (coefficient > 0 ? clip(coefficient * (y[c] - sample[c])) : 4.0) * alpha;
     }
-    clock.next_negative[e] += negatives * clock.per_negative[e];
   }
 }
 
@@ -164,14 +211,17 @@ inline void optimize_umap_layout(Matrix<double>& Y, const WeightedGraph& graph, 
                                  IterationObserver& observer) {
   const index_t n = index_t(Y.rows()), dim = index_t(Y.cols());
   detail_umap::EdgeClock clock(graph, sgd.negative_sample_rate);
-  Matrix<double> start(n, dim);
+  Matrix<float> start(n, dim);
+  std::vector<detail_umap::PointSamples> scratch(static_cast<std::size_t>(max_threads()));
   for (int epoch = 0; epoch < sgd.n_epochs; ++epoch) {
-    start = Y;
+    start = Y.cast<float>();
     const double alpha = detail_umap::rate(sgd, epoch);
     parallel_for(0, n, [&](std::int64_t i) {
       Random random(detail_umap::stream_seed(sgd.seed, std::uint64_t(epoch), std::uint64_t(i)));
-      detail_umap::move_point(Y.row(i).data(), dim, graph, graph.row_offsets[i], graph.row_offsets[i + 1], start,
-                              index_t(i), 2, epoch, alpha, sgd, clock, random);
+      detail_umap::PointSamples& samples = scratch[std::size_t(thread_index())];
+      detail_umap::draw_samples(samples, graph, graph.row_offsets[i], graph.row_offsets[i + 1], start, index_t(i),
+                                epoch, clock, random);
+      detail_umap::move_point(Y.row(i).data(), dim, graph, samples, start, 2, alpha, sgd);
     });
     if (!observer.after(epoch + 1, "optimization", Y)) return;
   }
@@ -184,12 +234,15 @@ inline void optimize_umap_placement(Matrix<double>& Y_new, const WeightedGraph& 
                                     const Matrix<double>& fixed, const UmapSgd& sgd) {
   const index_t p_count = index_t(Y_new.rows()), dim = index_t(Y_new.cols());
   detail_umap::EdgeClock clock(to_training, sgd.negative_sample_rate);
+  std::vector<detail_umap::PointSamples> scratch(static_cast<std::size_t>(max_threads()));
   parallel_for(0, p_count, [&](std::int64_t p) {
+    detail_umap::PointSamples& samples = scratch[std::size_t(thread_index())];
     for (int epoch = 0; epoch < sgd.n_epochs; ++epoch) {
       Random random(detail_umap::stream_seed(sgd.seed, std::uint64_t(epoch), std::uint64_t(p)));
-      detail_umap::move_point(Y_new.row(p).data(), dim, to_training, to_training.row_offsets[p],
-                              to_training.row_offsets[p + 1], fixed, -1, 1, epoch, detail_umap::rate(sgd, epoch), sgd,
-                              clock, random);
+      detail_umap::draw_samples(samples, to_training, to_training.row_offsets[p], to_training.row_offsets[p + 1],
+                                fixed, -1, epoch, clock, random);
+      detail_umap::move_point(Y_new.row(p).data(), dim, to_training, samples, fixed, 1,
+                              detail_umap::rate(sgd, epoch), sgd);
     }
   });
 }
