@@ -167,6 +167,22 @@ TEST_CASE("t-SNE: perplexity calibration and the joint P", "[tsne]") {
   const Eigen::MatrixXd expected = (conditional + conditional.transpose()) / 80.0;
   CHECK((Eigen::MatrixXd(P) - expected).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(Eigen::MatrixXd(P).sum() == Approx(1).epsilon(1e-12));
+
+  // Numbered by an order (the fit numbers P along the graph): entry (r, c) is the pair (order[r],
+  // order[c]), each row's columns strictly ascending (the compressed rows the optimizer reads).
+  std::vector<nldr::index_t> order(40);
+  for (nldr::index_t i = 0; i < 40; ++i) order[i] = (7 * i + 3) % 40;
+  const auto P_ordered = nldr::detail::graph_affinities(graph, 4.0, order);
+  const Eigen::MatrixXd dense_ordered(P_ordered);
+  double worst = 0;
+  for (nldr::index_t r = 0; r < 40; ++r)
+    for (nldr::index_t c = 0; c < 40; ++c)
+      worst = std::max(worst, std::abs(dense_ordered(r, c) - expected(order[r], order[c])));
+  CHECK(worst < 1e-15);
+  for (nldr::index_t r = 0; r < 40; ++r)
+    for (auto k = P_ordered.outerIndexPtr()[r] + 1; k < P_ordered.outerIndexPtr()[r + 1]; ++k)
+      CHECK(P_ordered.innerIndexPtr()[k - 1] < P_ordered.innerIndexPtr()[k]);
+
   const auto complete = nldr::detail::graph_affinities(nldr::KNearest{39}(X), 4.0);
   const auto pairs = nldr::detail::distance_affinities(tsne_test::all_distances(X), 4.0);
   CHECK((Eigen::MatrixXd(complete) - Eigen::MatrixXd(pairs)).cwiseAbs().maxCoeff() < 1e-15);

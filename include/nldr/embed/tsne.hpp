@@ -283,7 +283,9 @@ struct Tsne {
     TsneModel<T> model;
     Stopwatch clock;
     model.perplexity = detail::tsne_perplexity(options.perplexity, n);
-    const detail::TsneAffinities P = detail::graph_affinities(graph, model.perplexity);
+    // Numbered along the graph from the start (see optimize), so that P is never permuted as a copy.
+    const std::vector<index_t> order = detail::locality_order(graph);
+    const detail::TsneAffinities P = detail::graph_affinities(graph, model.perplexity, order);
     model.times.add("affinities", clock.seconds());
     clock.restart();
     Matrix<double> Y;
@@ -298,7 +300,7 @@ struct Tsne {
       default: Y = start(n);
     }
     model.times.add("initialization", clock.seconds());
-    optimize(model, P, std::move(Y), detail::locality_order(graph));
+    optimize(model, P, std::move(Y), order);
     routines::keep_training_points(model, X, graph, 1);
     return model;
   }
@@ -371,7 +373,8 @@ struct Tsne {
 
   /// Descends from Y. With `order` (the graph's points in breadth-first order: a point's P-neighbors
   /// then lie close to it in memory, so the attraction finds their coordinates in cache: the fit of
-  /// 70,000 images ran 1.54x faster, docs/methods/tsne.md "Cost") the descent runs in that numbering.
+  /// 70,000 images ran 1.54x faster, docs/methods/tsne.md "Cost") the descent runs in that numbering,
+  /// in which P is then already given (graph_affinities' `order`); Y is in the points' own.
   template <Real T>
   void optimize(TsneModel<T>& model, const detail::TsneAffinities& P, Matrix<double> Y,
                 const std::vector<index_t>& order = {}) const {
@@ -413,11 +416,9 @@ struct Tsne {
     } else {
       Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> to_order(n);  // point -> its place in `order`
       for (index_t v = 0; v < n; ++v) to_order.indices()[order[std::size_t(v)]] = int(v);
-      detail::TsneAffinities P_ordered = to_order * P * to_order.transpose();
-      P_ordered.makeCompressed();
       Matrix<double> Y_ordered = to_order * Y;
       model.kl_divergence =
-          detail::optimize_tsne(P_ordered, Y_ordered, schedule, detail::TsneKernel{dof}, repel, observer, order);
+          detail::optimize_tsne(P, Y_ordered, schedule, detail::TsneKernel{dof}, repel, observer, order);
       Y = to_order.transpose() * Y_ordered;
     }
     model.coordinates = Y.template cast<T>();

@@ -69,21 +69,79 @@ inline double calibrate_conditional(std::span<const double> squared, double perp
   return used;
 }
 
-/// The joint P from conditional rows: row i holds (j, p_{j|i}) in offsets[i] .. offsets[i + 1].
-/// P = (C + C^T) / 2N, assembled serially (the same sums in the same order on any thread count).
+/// The joint P = (C + C^T) / 2N from conditional rows (row i holds (j, p_{j|i}) in offsets[i] ..
+/// offsets[i + 1]), numbered by `order` (point order[r] becomes row and column r; empty: as given).
+/// Built straight into compressed rows, without a list of triplets or a permuted copy, whose peaks
+/// were most of t-SNE's memory at 10^6 points (docs/methods/tsne.md, "Cost"). An entry is
+/// p_{j|i} / 2N + p_{i|j} / 2N, or one of the two where only one list holds the pair; a self-loop
+/// carries nothing and is left out. Rows in parallel, each summed in its own fixed order: the same on
+/// any thread count.
 inline TsneAffinities symmetrize_conditional(index_t n, std::span<const offset_t> offsets,
-                                             std::span<const index_t> columns, std::span<const double> values) {
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(2 * values.size());
+                                             std::span<const index_t> columns, std::span<const double> values,
+                                             std::span<const index_t> order = {}) {
+  const auto point_of = [&](index_t r) { return order.empty() ? r : order[std::size_t(r)]; };
+  std::vector<index_t> number(static_cast<std::size_t>(n));  // point -> its row in P
+  for (index_t r = 0; r < n; ++r) number[point_of(r)] = r;
   const double scale = 1.0 / (2.0 * double(n));
+
+  // C^T in the new numbering: for row r, the rows that list it, ascending, with their p.
+  std::vector<offset_t> in_offsets(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < n; ++i)
-    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-      entries.emplace_back(i, columns[e], values[e] * scale);
-      entries.emplace_back(columns[e], i, values[e] * scale);
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+      if (columns[e] != i) ++in_offsets[number[columns[e]] + 1];
+  for (index_t r = 0; r < n; ++r) in_offsets[r + 1] += in_offsets[r];
+  std::vector<index_t> in_rows(static_cast<std::size_t>(in_offsets[n]));
+  std::vector<double> in_values(in_rows.size());
+  {
+    std::vector<offset_t> next(in_offsets.begin(), in_offsets.end() - 1);
+    for (index_t s = 0; s < n; ++s) {
+      const index_t i = point_of(s);
+      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+        if (columns[e] != i) {
+          const offset_t k = next[number[columns[e]]]++;
+          in_rows[k] = s;
+          in_values[k] = values[e];
+        }
     }
+  }
+
+  // Row r: its own list, sorted by column in the new numbering, merged with what lists it;
+  // `emit(column, value)` for each entry of the row, in column order.
+  std::vector<std::vector<std::pair<index_t, double>>> scratch(static_cast<std::size_t>(max_threads()));
+  const auto merge_row = [&](index_t r, auto&& emit) {
+    auto& own = scratch[std::size_t(thread_index())];
+    own.clear();
+    const index_t i = point_of(r);
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
+      if (columns[e] != i) own.emplace_back(number[columns[e]], values[e]);
+    std::stable_sort(own.begin(), own.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::size_t a = 0;
+    offset_t b = in_offsets[r];
+    while (a < own.size() || b < in_offsets[r + 1]) {
+      const index_t column = std::min(a < own.size() ? own[a].first : n, b < in_offsets[r + 1] ? in_rows[b] : n);
+      double sum = 0;
+      for (; a < own.size() && own[a].first == column; ++a) sum += own[a].second * scale;
+      for (; b < in_offsets[r + 1] && in_rows[b] == column; ++b) sum += in_values[b] * scale;
+      emit(column, sum);
+    }
+  };
   TsneAffinities P(n, n);
-  P.setFromTriplets(entries.begin(), entries.end());
-  P.makeCompressed();
+  std::vector<offset_t> sizes(static_cast<std::size_t>(n));
+  parallel_for(0, n, [&](std::int64_t r) {
+    offset_t count = 0;
+    merge_row(index_t(r), [&](index_t, double) { ++count; });
+    sizes[r] = count;
+  });
+  P.outerIndexPtr()[0] = 0;
+  for (index_t r = 0; r < n; ++r) P.outerIndexPtr()[r + 1] = int(P.outerIndexPtr()[r] + sizes[r]);
+  P.resizeNonZeros(P.outerIndexPtr()[n]);
+  parallel_for(0, n, [&](std::int64_t r) {
+    auto k = std::ptrdiff_t(P.outerIndexPtr()[r]);
+    merge_row(index_t(r), [&](index_t column, double value) {
+      P.innerIndexPtr()[k] = int(column);
+      P.valuePtr()[k++] = value;
+    });
+  });
   return P;
 }
 
@@ -98,10 +156,10 @@ inline TsneAffinities symmetrize_conditional(index_t n, std::span<const offset_t
 }
 
 /// P from the lists of `graph` (directed lists as the selector built them; lengths as the graph
-/// holds them). Every point needs more neighbors than the perplexity (enough_neighbors).
-/// \throws nldr::invalid_argument naming "perplexity" otherwise.
+/// holds them), numbered by `order` as symmetrize_conditional. Every point needs more neighbors than
+/// the perplexity (enough_neighbors). \throws nldr::invalid_argument naming "perplexity" otherwise.
 template <Real T>
-TsneAffinities graph_affinities(const NeighborGraph<T>& graph, double perplexity) {
+TsneAffinities graph_affinities(const NeighborGraph<T>& graph, double perplexity, std::span<const index_t> order = {}) {
   const index_t n = graph.size();
   for (index_t i = 0; i < n; ++i) {
     index_t degree = 0;
@@ -111,22 +169,21 @@ TsneAffinities graph_affinities(const NeighborGraph<T>& graph, double perplexity
   const auto offsets = graph.offsets();
   const auto indices = graph.indices();
   const auto lengths = graph.distances();
-  std::vector<double> squared(indices.size()), conditional(indices.size(), 0.0);
-  for (std::size_t e = 0; e < indices.size(); ++e) squared[e] = double(lengths[e]) * double(lengths[e]);
+  std::vector<double> conditional(indices.size(), 0.0);
   parallel_for(0, n, [&](std::int64_t i) {
     // A self-loop (a user's graph) carries no affinity: calibrate over the others.
     std::vector<double> own, p;
     std::vector<offset_t> where;
     for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e)
       if (indices[e] != i) {
-        own.push_back(squared[e]);
+        own.push_back(double(lengths[e]) * double(lengths[e]));
         where.push_back(e);
       }
     p.resize(own.size());
     calibrate_conditional(own, perplexity, p);
     for (std::size_t a = 0; a < where.size(); ++a) conditional[where[a]] = p[a];
   });
-  return symmetrize_conditional(n, offsets, indices, conditional);
+  return symmetrize_conditional(n, offsets, indices, conditional, order);
 }
 
 /// P over all pairs from an N x N distance matrix (symmetric, zero diagonal; the exact affinities
