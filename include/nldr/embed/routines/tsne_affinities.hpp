@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace nldr::detail {
@@ -132,6 +133,12 @@ inline TsneAffinities symmetrize_conditional(index_t n, std::span<const offset_t
     merge_row(index_t(r), [&](index_t, double) { ++count; });
     sizes[r] = count;
   });
+  offset_t total = 0;
+  for (offset_t size : sizes) total += size;
+  // Eigen's sparse matrices count their entries in int.
+  if (total > std::numeric_limits<int>::max())
+    throw_invalid("graph", "t-SNE's P would hold ", total, " entries, more than the ", std::numeric_limits<int>::max(),
+                  " a sparse matrix can: use fewer neighbors per point (k) with a lower perplexity, or fewer points");
   P.outerIndexPtr()[0] = 0;
   for (index_t r = 0; r < n; ++r) P.outerIndexPtr()[r + 1] = int(P.outerIndexPtr()[r] + sizes[r]);
   P.resizeNonZeros(P.outerIndexPtr()[n]);
