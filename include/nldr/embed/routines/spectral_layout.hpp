@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -36,8 +37,10 @@ namespace nldr::routines {
 /// The d bottom non-trivial eigenvectors u of the normalized Laplacian of the connected symmetric
 /// graph `graph` (N x d, each column's largest entry positive: detail::fix_signs).
 /// \throws nldr::convergence_error when the eigensolver fails.
-inline Eigen::MatrixXd laplacian_eigenvectors(const WeightedGraph& graph, index_t dim, const BottomEigenOptions& eigen,
-                                              const std::string& method) {
+/// (A template only so that a unit instantiates the eigensolver where it calls it: docs/building.md,
+/// "Compile time".)
+Eigen::MatrixXd laplacian_eigenvectors(const std::same_as<WeightedGraph> auto& graph, index_t dim,
+                                       const BottomEigenOptions& eigen, const std::string& method) {
   const detail::NormalizedLaplacian laplacian =
       detail::normalized_laplacian_of_weights(graph, graph.values, [&](index_t i) {
         throw_invalid("graph", method, ": point ", i, " has no edge of positive weight");

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <concepts>
 
 namespace nldr::routines {
 
@@ -21,7 +22,9 @@ struct UmapCurve {
 /// a and b for `min_dist` (>= 0) and `spread` (> 0, min_dist <= spread). Spread 1: min_dist 0.1 gives
 /// a = 1.5769, b = 0.8951 (umap-learn's defaults); min_dist 0.01, a = 1.8956, b = 0.8006 (uwot's).
 /// \throws nldr::invalid_argument naming "min_dist" or "spread".
-inline UmapCurve fit_umap_curve(double min_dist, double spread) {
+/// (A template only so that a unit instantiates the 2 x 2 solves where it calls it: docs/building.md,
+/// "Compile time".)
+UmapCurve fit_umap_curve(std::same_as<double> auto min_dist, std::same_as<double> auto spread) {
   if (!(spread > 0) || !std::isfinite(spread)) throw_invalid("spread", "spread = ", spread, " must be finite and > 0");
   if (!(min_dist >= 0) || !(min_dist <= spread))
     throw_invalid("min_dist", "min_dist = ", min_dist, " must lie in [0, spread = ", spread,
