@@ -33,8 +33,19 @@ class CholmodSupernodal : public Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen
   /// info() and status instead.
   CholmodSupernodal() { this->cholmod().print = 0; }
 
+  /// The fill-reducing ordering and the symbolic factor, with what the analysis reports.
+  void analyzePattern(const SparseMatrix& matrix) {
+    Base::analyzePattern(matrix);
+    analyzed_ = this->m_cholmodFactor != nullptr && this->cholmod().status >= CHOLMOD_OK;
+    predicted_flops_ = this->cholmod().fl;
+  }
+
   /// True when analyzePattern() produced a symbolic factor (CHOLMOD status not an error).
-  bool analyzed() const { return this->m_cholmodFactor != nullptr && this->m_cholmod.status >= CHOLMOD_OK; }
+  bool analyzed() const { return analyzed_; }
+
+  /// The floating-point operations of the numeric factorization, as analyzePattern() predicts them
+  /// from the symbolic factor (CHOLMOD's Common->fl); meaningful when analyzed().
+  double predicted_flops() const { return predicted_flops_; }
 
   /// True when the last factorize() succeeded: every pivot (squared diagonal of L) finite and
   /// above `relative` times the largest, the test SimplicialLDLT's pivots get too.
@@ -61,6 +72,10 @@ class CholmodSupernodal : public Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen
     }
     return smallest > relative * largest;
   }
+
+ private:
+  bool analyzed_ = false;
+  double predicted_flops_ = 0;
 };
 
 }  // namespace nldr::detail

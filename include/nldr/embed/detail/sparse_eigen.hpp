@@ -75,6 +75,7 @@ inline bool pivots_above(const SimplicialFactor& factor, double relative) {
 }
 #if defined(NLDR_HAVE_SUITESPARSE)
 using SupernodalFactor = CholmodSupernodal<SparseLower>;
+inline constexpr const char* supernodal_solver_name = "spectra-shift-invert-cholmod-supernodal";
 inline bool pivots_above(const SupernodalFactor& factor, double relative) { return factor.pivots_above(relative); }
 #endif
 
@@ -88,13 +89,18 @@ class ShiftInvert {
   Eigen::Index rows() const { return lower_.rows(); }
   Eigen::Index cols() const { return lower_.cols(); }
 
+  const SparseLower& matrix() const { return lower_; }
+  const Factor& factor() const { return factor_; }
+  /// The fill-reducing ordering and the symbolic factorization, once for all shifts.
+  void analyze() {
+    if (analyzed_) return;
+    factor_.analyzePattern(lower_);
+    analyzed_ = true;
+  }
   /// Factorizes M - sigma I; false when the factor is not positive definite (pivot <= 1e-14 of the
   /// largest, or not finite).
   bool factorize(double sigma) {
-    if (!analyzed_) {
-      factor_.analyzePattern(lower_);  // fill-reducing ordering + symbolic factorization, once for all shifts
-      analyzed_ = true;
-    }
+    analyze();
     factor_.setShift(-sigma);  // both factorize M + offset I without copying M
     factor_.factorize(lower_);
     if (!pivots_above(factor_, 1e-14)) return false;
@@ -186,29 +192,41 @@ auto solve_reporting_gap(const BottomEigenOptions& options, Eigen::Index n, int 
   return result;
 }
 
+/// Whether bottom_eigenpairs solves for `solved` pairs of an N x N matrix with the dense solver.
+inline bool takes_dense_solver(const BottomEigenOptions& options, Eigen::Index n, int solved) {
+  return n < options.dense_below || n <= 2 * Eigen::Index(solved) + 1;
+}
+
+/// Whether bottom_eigenpairs's shift-invert factorizes with CHOLMOD's supernodal LL^T (else Eigen's
+/// simplicial LDL^T), where it does not take the dense solver.
+inline bool takes_supernodal(const BottomEigenOptions& options, Eigen::Index n) {
+  return have_suitesparse() && (options.factorization == Factorization::supernodal ||
+                                (options.factorization == Factorization::automatic && n >= options.suitesparse_from));
+}
+
 /// Whether standard LLE's nev bottom eigenpairs of N points come from the LU of I - W (gram_eigen.hpp)
 /// rather than from a factorization of M: `lu` asked for, or `automatic` with SuiteSparse from
 /// suitesparse_from points on; never where bottom_eigenpairs would take the dense solver.
 inline bool use_weights_lu(const BottomEigenOptions& options, index_t n, int nev) {
-  const index_t solved = index_t(nev) + (options.report_gap ? 1 : 0);
-  if (n < options.dense_below || n <= 2 * solved + 1) return false;
+  if (takes_dense_solver(options, n, nev + (options.report_gap ? 1 : 0))) return false;
   return options.factorization == Factorization::lu ||
          (options.factorization == Factorization::automatic && have_suitesparse() && n >= options.suitesparse_from);
 }
 
-/// The shift-invert Lanczos iteration of bottom_eigenpairs on one factorization type. Reports 0.2
-/// after the factorization, then 0.2 + 0.8 k / (k + ncv) after the k-th solve (reporting_operator.hpp).
+/// The shift-invert Lanczos iteration of bottom_eigenpairs on the operator `op` of one factorization
+/// type (analyzed or not). Reports 0.2 after the factorization, then 0.2 + 0.8 k / (k + ncv) after the
+/// k-th solve (reporting_operator.hpp).
 template <class Factor>
-BottomEigenpairs shift_invert_eigenpairs(const SparseLower& lower, int nev, const BottomEigenOptions& options,
+BottomEigenpairs shift_invert_eigenpairs(ShiftInvert<Factor>& op, int nev, const BottomEigenOptions& options,
                                          const std::string& method, const Eigen::VectorXd& null_vector,
                                          const char* solver_name, const ProgressCallback& progress) {
+  const SparseLower& lower = op.matrix();
   const Eigen::Index n = lower.rows();
   BottomEigenpairs result;
   double mean_diagonal = lower.diagonal().sum() / double(n);
   if (!(mean_diagonal > 0)) mean_diagonal = 1;
   const bool deflate = null_vector.size() == n && nev >= 2;
   double sigma = options.shift != 0 ? options.shift : (deflate ? -1e-13 : -1e-8) * mean_diagonal;
-  ShiftInvert<Factor> op(lower);
   Stopwatch factor_clock;
   // A shift too small for rounding gives a non-positive pivot: retry with larger ones.
   bool factorized = false;
@@ -282,7 +300,7 @@ BottomEigenpairs bottom_eigenpairs(const std::same_as<SparseLower> auto& lower, 
     return solve_reporting_gap(options, n, nev, [&](const BottomEigenOptions& inner, int count) {
       return bottom_eigenpairs(lower, count, inner, method, null_vector, progress);
     });
-  if (n < options.dense_below || n <= 2 * Eigen::Index(nev) + 1) {
+  if (takes_dense_solver(options, n, nev)) {
     // The matrix, the eigenvectors and the solver's workspace: three N x N doubles.
     check_memory(3 * std::uint64_t(n) * std::uint64_t(n) * sizeof(double),
                  detail::concat(method, ": the dense eigensolver's ", n, " x ", n, " matrices"),
@@ -302,13 +320,13 @@ BottomEigenpairs bottom_eigenpairs(const std::same_as<SparseLower> auto& lower, 
     throw_invalid("factorization", method,
                   ": factorization = lu applies to standard LLE only (it factorizes I - W): use automatic or supernodal");
 #if defined(NLDR_HAVE_SUITESPARSE)
-  if (options.factorization == Factorization::supernodal ||
-      (options.factorization == Factorization::automatic && n >= options.suitesparse_from))
-    return shift_invert_eigenpairs<SupernodalFactor>(lower, nev, options, method, null_vector,
-                                                     "spectra-shift-invert-cholmod-supernodal", progress);
+  if (takes_supernodal(options, n)) {
+    ShiftInvert<SupernodalFactor> op(lower);
+    return shift_invert_eigenpairs(op, nev, options, method, null_vector, supernodal_solver_name, progress);
+  }
 #endif
-  return shift_invert_eigenpairs<SimplicialFactor>(lower, nev, options, method, null_vector,
-                                                   "spectra-shift-invert-ldlt", progress);
+  ShiftInvert<SimplicialFactor> op(lower);
+  return shift_invert_eigenpairs(op, nev, options, method, null_vector, "spectra-shift-invert-ldlt", progress);
 }
 
 /// Moves the bottom eigenpairs into `out`, dropping the first pair (the trivial, constant direction):

@@ -1,7 +1,8 @@
 // A spectral layout of a symmetric weighted graph, the starting layout of UMAP (McInnes, Healy &
 // Melville 2018, sec. 4.1) and of t-SNE's init = spectral: the bottom non-trivial eigenvectors u of
-// the normalized Laplacian I - D^-1/2 W D^-1/2, through Laplacian Eigenmaps' own Laplacian and
-// eigensolver (embed/laplacian_eigenmaps.hpp; Belkin & Niyogi 2003). Laplacian Eigenmaps' coordinates
+// the normalized Laplacian I - D^-1/2 W D^-1/2, built as Laplacian Eigenmaps builds it
+// (embed/laplacian_eigenmaps.hpp; Belkin & Niyogi 2003) and solved by plain Lanczos where its
+// factorization would be costly (embed/detail/bounded_eigen.hpp). Laplacian Eigenmaps' coordinates
 // are f = D^-1/2 u; umap-learn's and uwot's spectral starts are u itself, kept here.
 //
 // A disconnected graph is not an error: as umap-learn's multi_component_layout, each component is
@@ -15,7 +16,7 @@
 #include <nldr/core/random.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/signs.hpp>
-#include <nldr/embed/detail/sparse_eigen.hpp>
+#include <nldr/embed/detail/bounded_eigen.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/laplacian_eigenmaps.hpp>
 #include <nldr/embed/pca.hpp>
@@ -45,9 +46,9 @@ Eigen::MatrixXd laplacian_eigenvectors(const std::same_as<WeightedGraph> auto& g
       detail::normalized_laplacian_of_weights(graph, graph.values, [&](index_t i) {
         throw_invalid("graph", method, ": point ", i, " has no edge of positive weight");
       });
-  // L_sym D^1/2 1 = 0: the trivial pair, deflated and dropped.
-  const detail::BottomEigenpairs pairs =
-      detail::bottom_eigenpairs(laplacian.lower, int(dim) + 1, eigen, method, laplacian.inv_sqrt_degree.cwiseInverse());
+  // L_sym D^1/2 1 = 0: the trivial pair, deflated and dropped. Its spectrum lies in [0, 2].
+  const detail::BottomEigenpairs pairs = detail::bounded_bottom_eigenpairs(
+      laplacian.lower, 2.0, int(dim) + 1, eigen, method, laplacian.inv_sqrt_degree.cwiseInverse());
   Eigen::MatrixXd u = pairs.vectors.rightCols(dim);
   detail::fix_signs(u);
   return u;
