@@ -100,11 +100,12 @@ std::optional<BottomEigenpairs> bounded_lanczos_eigenpairs(const std::same_as<Sp
 
 /// How many times faster CHOLMOD's supernodal factorization runs per flop than a product with M per
 /// flop, where the factor fills in: its dense blocks run on BLAS-3, while a product streams M from
-/// memory. Measured (idle, 2 threads; docs/methods/umap.md, "Speed"): 19.7 on the UMAP graph of
-/// 70,000 Fashion-MNIST images (8.6e10 flops in 3.5 s, a product of 3.7e6 flops in 2.7 ms), but 1.5
-/// and 2.8 on those of 70,000 and 200,000 Swiss-roll points, whose small supernodes gain little. So
-/// the budget is about the factorization's time where the factor fills in, and a fraction of it where
-/// it does not (the roll: under two restarts, so Lanczos is not tried).
+/// memory. Measured (idle, 2 threads; docs/methods/umap.md, "Speed"): 18 on the UMAP graph of 70,000
+/// Fashion-MNIST images (8.6e10 flops in 3.6 s, a product of 3.7e6 flops in 2.8 ms), but 1.4 and 2.6
+/// on those of 70,000 and 200,000 Swiss-roll points, whose small supernodes gain little. So the
+/// budget is about the factorization's time where the factor fills in, and a fraction of it where it
+/// does not (the roll at 70,000 points: under two restarts, so Lanczos is not tried; at 10^6 it is,
+/// and the failed attempt costs 22% of the factorization's time).
 inline constexpr double factorization_flop_speedup = 20;
 
 /// bottom_eigenpairs (sparse_eigen.hpp) for a matrix whose eigenvalues lie in [0, bound]: where that
@@ -125,7 +126,8 @@ BottomEigenpairs bounded_bottom_eigenpairs(const std::same_as<SparseLower> auto&
     ShiftInvert<SupernodalFactor> op(lower);
     op.analyze();
     if (op.factor().analyzed()) {
-      // A product with M: 2 flops per stored entry of either triangle, and the vector updates.
+      // A product with M: a multiply-add for each entry of M (two per stored off-diagonal one), and
+      // the vector updates.
       const double product_flops = 4.0 * double(lower.nonZeros()) + 4.0 * double(n);
       const double budget = op.factor().predicted_flops() / factorization_flop_speedup / product_flops;
       OpenEndedProgress products(progress_part(progress, 0, 0.5), double(lanczos_vector_count(options, nev, n)),
