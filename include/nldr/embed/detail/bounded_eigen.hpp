@@ -85,16 +85,8 @@ std::optional<BottomEigenpairs> bounded_lanczos_eigenpairs(const std::same_as<Sp
   result.diagnostics.solver = "spectra-lanczos";
   result.diagnostics.iterations = int(solver.num_iterations());
   result.diagnostics.operations = int(solver.num_operations());
-  result.values.resize(nev);
-  result.vectors.resize(n, nev);
-  if (deflate) {
-    const Eigen::VectorXd Mu = lower.template selfadjointView<Eigen::Lower>() * u;
-    result.values[0] = u.dot(Mu);
-    result.vectors.col(0) = u;
-  }
   // Spectra gives bound - lambda descending: M's eigenvalues ascending.
-  result.values.tail(wanted) = bound - solver.eigenvalues().array();
-  result.vectors.rightCols(wanted) = solver.eigenvectors();
+  set_pairs(result, lower, u, (bound - solver.eigenvalues().array()).matrix(), solver.eigenvectors());
   return result;
 }
 

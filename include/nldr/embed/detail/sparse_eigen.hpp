@@ -213,6 +213,26 @@ inline bool use_weights_lu(const BottomEigenOptions& options, index_t n, int nev
          (options.factorization == Factorization::automatic && have_suitesparse() && n >= options.suitesparse_from);
 }
 
+/// The pairs a Lanczos run found (`values` ascending, `vectors`) into `result`; when the run had M's
+/// null vector u (unit) deflated, u comes first with its Rayleigh quotient (0 up to rounding).
+/// u empty: not deflated.
+inline void set_pairs(BottomEigenpairs& result, const SparseLower& lower, const Eigen::VectorXd& u,
+                      const Eigen::VectorXd& values, const Eigen::MatrixXd& vectors) {
+  if (u.size() == 0) {
+    result.values = values;
+    result.vectors = vectors;
+    return;
+  }
+  const Eigen::Index wanted = values.size();
+  result.values.resize(wanted + 1);
+  result.vectors.resize(u.size(), wanted + 1);
+  const Eigen::VectorXd Mu = lower.selfadjointView<Eigen::Lower>() * u;
+  result.values[0] = u.dot(Mu);
+  result.vectors.col(0) = u;
+  result.values.tail(wanted) = values;
+  result.vectors.rightCols(wanted) = vectors;
+}
+
 /// The shift-invert Lanczos iteration of bottom_eigenpairs on the operator `op` of one factorization
 /// type (analyzed or not). Reports 0.2 after the factorization, then 0.2 + 0.8 k / (k + ncv) after the
 /// k-th solve (reporting_operator.hpp).
@@ -264,19 +284,7 @@ BottomEigenpairs shift_invert_eigenpairs(ShiftInvert<Factor>& op, int nev, const
         " restarts (", solver.num_operations(), " solves, sigma = ", sigma,
         "): raise eigen.max_iterations or eigen.lanczos_vectors, loosen eigen.tolerance, "
         "or use the dense solver (solver.dense_below > N) for small N"));
-  if (!deflate) {
-    result.values = solver.eigenvalues();
-    result.vectors = solver.eigenvectors();
-    return result;
-  }
-  // The deflated pair first: its Rayleigh quotient (0 up to rounding), then the others ascending.
-  result.values.resize(nev);
-  result.vectors.resize(n, nev);
-  const Eigen::VectorXd Mu = lower.selfadjointView<Eigen::Lower>() * u;
-  result.values[0] = u.dot(Mu);
-  result.vectors.col(0) = u;
-  result.values.tail(wanted) = solver.eigenvalues();
-  result.vectors.rightCols(wanted) = solver.eigenvectors();
+  set_pairs(result, lower, u, solver.eigenvalues(), solver.eigenvectors());
   return result;
 }
 
