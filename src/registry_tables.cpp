@@ -1,6 +1,7 @@
-// The one translation unit that instantiates the method and selector tables for nldr's own tool,
-// tests, examples and Python module (registry/compiled.hpp; target nldr_registry in CMakeLists.txt).
+// The one translation unit of nldr::registry (target nldr_registry in CMakeLists.txt): it compiles the
+// method and selector tables and the float and double instances of every fit and selector rule that
+// the headers name with NLDR_PRECOMPILED (core/precompiled.hpp), for nldr's own tool, tests,
+// examples and Python module, and for the programs that link the installed library.
+#define NLDR_REGISTRY_INSTANTIATE
 #include <nldr/registry/embedders.hpp>
 #include <nldr/registry/selectors.hpp>
-
-NLDR_INSTANTIATE_REGISTRY_TABLES

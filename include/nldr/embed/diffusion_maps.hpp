@@ -16,6 +16,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -268,37 +269,51 @@ struct DiffusionMaps {
                                                    const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::DiffusionMaps: the points must be float or double");
-    routines::validate_graph_fit(X, graph, options.dim);
-    detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
-    detail::require_connected(graph, "diffusion-maps");
-
-    DiffusionMapsModel<T> model;
-    detail::DiffusionOperator op = detail::diffusion_operator(graph, options.bandwidth, options.alpha, model.times);
-    report_progress(options.progress, 0.1, "diffusion-maps");
-    // psi_j = phi_j / phi_0 with phi_0 = sqrt(D) / ||sqrt(D)||: psi_0 = 1, sum_i pi_i psi_j(i)^2 = 1.
-    const detail::BottomEigenpairs pairs = routines::spectral_embedding(
-        model, op.lower, options.dim, options.eigen, "diffusion-maps", op.sqrt_degree,
-        op.sqrt_degree.norm() * op.sqrt_degree.cwiseInverse(), progress_part(options.progress, 0.1, 1));
-    Eigen::MatrixXd coordinates = model.coordinates.template cast<double>();
-    const Eigen::VectorXd lambda = 1.0 - pairs.values.tail(options.dim).array();
-    for (Eigen::Index j = 0; j < lambda.size(); ++j) {
-      if (!(lambda[j] > 0))
-        throw convergence_error(detail::concat("diffusion-maps: eigenvalue ", j + 1, " of the Markov matrix is ",
-                                               lambda[j], " <= 0, so lambda^t is undefined: lower dim, or use a "
-                                               "larger bandwidth (a lazier walk)"));
-      coordinates.col(j) *= std::pow(lambda[j], options.diffusion_time);
-    }
-    model.coordinates = coordinates.cast<T>();
-    model.eigenvalues = lambda.cast<T>();
-    model.bandwidth = op.bandwidth;
-    model.alpha = options.alpha;
-    model.diffusion_time = options.diffusion_time;
-    model.kernel_degrees = std::move(op.kernel_degrees);
-    routines::keep_training_points(model, X, graph, 1);
-    report_progress(options.progress, 1, "diffusion-maps");
-    return model;
+    return fit_points<T>(X.derived(), graph);
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  DiffusionMapsModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+DiffusionMapsModel<T> DiffusionMaps::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  routines::validate_graph_fit(X, graph, options.dim);
+  detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
+  detail::require_connected(graph, "diffusion-maps");
+
+  DiffusionMapsModel<T> model;
+  detail::DiffusionOperator op = detail::diffusion_operator(graph, options.bandwidth, options.alpha, model.times);
+  report_progress(options.progress, 0.1, "diffusion-maps");
+  // psi_j = phi_j / phi_0 with phi_0 = sqrt(D) / ||sqrt(D)||: psi_0 = 1, sum_i pi_i psi_j(i)^2 = 1.
+  const detail::BottomEigenpairs pairs = routines::spectral_embedding(
+      model, op.lower, options.dim, options.eigen, "diffusion-maps", op.sqrt_degree,
+      op.sqrt_degree.norm() * op.sqrt_degree.cwiseInverse(), progress_part(options.progress, 0.1, 1));
+  Eigen::MatrixXd coordinates = model.coordinates.template cast<double>();
+  const Eigen::VectorXd lambda = 1.0 - pairs.values.tail(options.dim).array();
+  for (Eigen::Index j = 0; j < lambda.size(); ++j) {
+    if (!(lambda[j] > 0))
+      throw convergence_error(detail::concat("diffusion-maps: eigenvalue ", j + 1, " of the Markov matrix is ",
+                                             lambda[j], " <= 0, so lambda^t is undefined: lower dim, or use a "
+                                             "larger bandwidth (a lazier walk)"));
+    coordinates.col(j) *= std::pow(lambda[j], options.diffusion_time);
+  }
+  model.coordinates = coordinates.cast<T>();
+  model.eigenvalues = lambda.cast<T>();
+  model.bandwidth = op.bandwidth;
+  model.alpha = options.alpha;
+  model.diffusion_time = options.diffusion_time;
+  model.kernel_degrees = std::move(op.kernel_degrees);
+  routines::keep_training_points(model, X, graph, 1);
+  report_progress(options.progress, 1, "diffusion-maps");
+  return model;
+}
+
+NLDR_PRECOMPILED(DiffusionMapsModel<float> DiffusionMaps::fit_points<float>(
+    const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(DiffusionMapsModel<double> DiffusionMaps::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<DiffusionMaps, float> && GraphEmbedder<DiffusionMaps, double>);
 

@@ -14,6 +14,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -196,90 +197,101 @@ struct Isomap {
                                             const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Isomap: the points must be float or double");
-    if (options.storage == GeodesicStorage::single) return run<T, float>(X, graph);
-    return run<T, T>(X, graph);
+    const PointsRef<T> points(X.derived());
+    if (options.storage == GeodesicStorage::single) return fit_points<T, float>(points, graph);
+    return fit_points<T, T>(points, graph);
   }
 
  private:
-  template <Real T, Real S, class Derived>
-  IsomapModel<T> run(const Eigen::MatrixBase<Derived>& X, const NeighborGraph<T>& graph) const {
-    validate_points(X, "X", 2);
-    validate_not_all_identical(X);
-    const PointsRef<T> points(X.derived());
-    const auto n = index_t(points.rows());
-    validate_same_rows(n, graph.size(), "X", "graph");
-    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
-    const std::uint64_t bytes = std::uint64_t(n) * std::uint64_t(n) * sizeof(S);
-    const std::string type = sizeof(S) == 4 ? "float" : "double";
-    check_memory(bytes, detail::concat("Isomap: the ", n, " x ", n, " geodesic matrix (", type, ")"),
-                 sizeof(S) == 4 ? "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory)"
-                                : "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory), or "
-                                  "storage = float (GeodesicStorage::single: half the memory)",
-                 options.memory_limit);
-
-    const auto pairs = routines::residual_pair_sample(n, options.residual_pairs, options.seed);
-    IsomapModel<T> model;
-    Stopwatch watch;
-    const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
-    detail::require_connected(symmetric, "Isomap");
-    model.times.add("symmetrize", watch.seconds());
-
-    watch.restart();
-    Matrix<S> geodesic =
-        all_pairs_shortest_paths<S>(symmetric, options.memory_limit, progress_part(options.progress, 0, 0.8));
-    model.times.add("shortest paths", watch.seconds());
-
-    // Keep the geodesics of the residual-variance pairs before B overwrites the matrix.
-    std::vector<double> reference(pairs.size());
-    for (std::size_t p = 0; p < pairs.size(); ++p) reference[p] = double(geodesic(pairs[p].first, pairs[p].second));
-
-    watch.restart();
-    parallel_for(0, n, [&](std::int64_t i) { geodesic.row(i) = geodesic.row(i).cwiseAbs2(); });
-    routines::double_center_squared(geodesic);
-    model.times.add("centering", watch.seconds());
-    report_progress(options.progress, 0.9, "Isomap");
-
-    const routines::Scaling scaling =
-        routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
-                                 model.times, progress_part(options.progress, 0.9, 1));
-    routines::fill_scaling_results(model, scaling);
-
-    watch.restart();
-    PearsonAccumulator accumulator;
-    for (std::size_t p = 0; p < pairs.size(); ++p)
-      accumulator.add(reference[p], (model.coordinates.row(pairs[p].first).template cast<double>() -
-                                     model.coordinates.row(pairs[p].second).template cast<double>())
-                                        .norm());
-    model.residual_variance = residual_variance_of(accumulator);
-    model.residual_pairs = std::int64_t(pairs.size());
-    model.residual_sampled = std::int64_t(pairs.size()) < std::int64_t(n) * (n - 1) / 2;
-    model.times.add("residual variance", watch.seconds());
-
-    watch.restart();
-    Eigen::VectorXd mean_squared(n);
-    for (index_t j = 0; j < n; ++j) mean_squared[j] = double(geodesic(j, j)) + scaling.trace / double(n);
-    model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
-    model.mean_squared = std::move(mean_squared);
-    model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
-    model.times.add("index", watch.seconds());
-
-    watch.restart();
-    const Eigen::VectorXd diagonal = geodesic.diagonal().template cast<double>();
-    parallel_for(0, n, [&](std::int64_t i) {
-      for (index_t j = 0; j < n; ++j)
-        geodesic(i, j) = S(std::sqrt(std::max(0.0, diagonal[i] + diagonal[j] - 2.0 * double(geodesic(i, j)))));
-    });
-    if constexpr (std::is_same_v<S, float>)
-      model.geodesics_single = std::move(geodesic);
-    else
-      model.geodesics_double = std::move(geodesic);
-    model.times.add("geodesics for transform", watch.seconds());
-    model.geodesic_bytes = std::int64_t(bytes);
-    model.geodesic_storage = type;
-    model.graph_edges = symmetric.num_edges();
-    return model;
-  }
+  /// The fit, geodesics stored in S (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T, Real S>
+  IsomapModel<T> fit_points(const PointsRef<T>& points, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T, Real S>
+IsomapModel<T> Isomap::fit_points(const PointsRef<T>& points, const NeighborGraph<T>& graph) const {
+  validate_points(points, "X", 2);
+  validate_not_all_identical(points);
+  const auto n = index_t(points.rows());
+  validate_same_rows(n, graph.size(), "X", "graph");
+  routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
+  const std::uint64_t bytes = std::uint64_t(n) * std::uint64_t(n) * sizeof(S);
+  const std::string type = sizeof(S) == 4 ? "float" : "double";
+  check_memory(bytes, detail::concat("Isomap: the ", n, " x ", n, " geodesic matrix (", type, ")"),
+               sizeof(S) == 4 ? "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory)"
+                              : "use nldr::LandmarkIsomap (method landmark-isomap: m x N memory), or "
+                                "storage = float (GeodesicStorage::single: half the memory)",
+               options.memory_limit);
+
+  const auto pairs = routines::residual_pair_sample(n, options.residual_pairs, options.seed);
+  IsomapModel<T> model;
+  Stopwatch watch;
+  const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
+  detail::require_connected(symmetric, "Isomap");
+  model.times.add("symmetrize", watch.seconds());
+
+  watch.restart();
+  Matrix<S> geodesic =
+      all_pairs_shortest_paths<S>(symmetric, options.memory_limit, progress_part(options.progress, 0, 0.8));
+  model.times.add("shortest paths", watch.seconds());
+
+  // Keep the geodesics of the residual-variance pairs before B overwrites the matrix.
+  std::vector<double> reference(pairs.size());
+  for (std::size_t p = 0; p < pairs.size(); ++p) reference[p] = double(geodesic(pairs[p].first, pairs[p].second));
+
+  watch.restart();
+  parallel_for(0, n, [&](std::int64_t i) { geodesic.row(i) = geodesic.row(i).cwiseAbs2(); });
+  routines::double_center_squared(geodesic);
+  model.times.add("centering", watch.seconds());
+  report_progress(options.progress, 0.9, "Isomap");
+
+  const routines::Scaling scaling =
+      routines::scale_centered(geodesic, options.dim, options.negative_eigenvalues, options.eigen, "Isomap",
+                               model.times, progress_part(options.progress, 0.9, 1));
+  routines::fill_scaling_results(model, scaling);
+
+  watch.restart();
+  PearsonAccumulator accumulator;
+  for (std::size_t p = 0; p < pairs.size(); ++p)
+    accumulator.add(reference[p], (model.coordinates.row(pairs[p].first).template cast<double>() -
+                                   model.coordinates.row(pairs[p].second).template cast<double>())
+                                      .norm());
+  model.residual_variance = residual_variance_of(accumulator);
+  model.residual_pairs = std::int64_t(pairs.size());
+  model.residual_sampled = std::int64_t(pairs.size()) < std::int64_t(n) * (n - 1) / 2;
+  model.times.add("residual variance", watch.seconds());
+
+  watch.restart();
+  Eigen::VectorXd mean_squared(n);
+  for (index_t j = 0; j < n; ++j) mean_squared[j] = double(geodesic(j, j)) + scaling.trace / double(n);
+  model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
+  model.mean_squared = std::move(mean_squared);
+  model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
+  model.times.add("index", watch.seconds());
+
+  watch.restart();
+  const Eigen::VectorXd diagonal = geodesic.diagonal().template cast<double>();
+  parallel_for(0, n, [&](std::int64_t i) {
+    for (index_t j = 0; j < n; ++j)
+      geodesic(i, j) = S(std::sqrt(std::max(0.0, diagonal[i] + diagonal[j] - 2.0 * double(geodesic(i, j)))));
+  });
+  if constexpr (std::is_same_v<S, float>)
+    model.geodesics_single = std::move(geodesic);
+  else
+    model.geodesics_double = std::move(geodesic);
+  model.times.add("geodesics for transform", watch.seconds());
+  model.geodesic_bytes = std::int64_t(bytes);
+  model.geodesic_storage = type;
+  model.graph_edges = symmetric.num_edges();
+  return model;
+}
+
+NLDR_PRECOMPILED(IsomapModel<float> Isomap::fit_points<float, float>(
+    const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(IsomapModel<double> Isomap::fit_points<double, double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(IsomapModel<double> Isomap::fit_points<double, float>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Isomap, float> && GraphEmbedder<Isomap, double>);
 

@@ -18,6 +18,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
@@ -202,73 +203,7 @@ struct LandmarkIsomap {
                                                       const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::LandmarkIsomap: the points must be float or double");
-    validate_points(X, "X", 2);
-    validate_not_all_identical(X);
-    const PointsRef<T> points(X.derived());
-    const auto n = index_t(points.rows());
-    validate_same_rows(n, graph.size(), "X", "graph");
-    const index_t m = options.landmarks;
-    if (m < 2 || m > n)
-      throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: use landmarks = ", n, " or fewer");
-    validate_dimension(options.dim, m, "landmarks");
-    if (options.negative_eigenvalues < 0 || options.negative_eigenvalues > m - options.dim)
-      throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", options.negative_eigenvalues,
-                    " must lie in [0, landmarks - dim = ", m - options.dim, "]");
-    check_memory(std::uint64_t(m) * std::uint64_t(n) * sizeof(T),
-                 detail::concat("LandmarkIsomap: the ", m, " x ", n, " landmark geodesic matrix"),
-                 "use fewer landmarks", options.memory_limit);
-
-    LandmarkIsomapModel<T> model;
-    StageTimes times;
-    Stopwatch watch;
-    const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
-    detail::require_connected(symmetric, "LandmarkIsomap");
-    times.add("symmetrize", watch.seconds());
-
-    watch.restart();
-    Matrix<T> from_landmarks;  // m x N: row a = geodesic distances from landmarks[a]
-    if (options.selection == LandmarkSelection::random) {
-      model.landmarks = random_subset(n, m, options.seed);
-      from_landmarks = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
-                                         progress_part(options.progress, 0, 0.8));
-    } else {
-      from_landmarks = max_min_landmarks(symmetric, m, model.landmarks, progress_part(options.progress, 0, 0.8));
-    }
-    times.add("shortest paths", watch.seconds());
-
-    // Landmark MDS on the m x m block of squared geodesics.
-    Matrix<double> block(m, m);
-    for (index_t a = 0; a < m; ++a)
-      for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(from_landmarks(a, model.landmarks[b])), 2);
-    const Eigen::VectorXd mean_squared = block.rowwise().mean();
-    routines::double_center_squared(block);
-    const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
-                                                               options.eigen, "LandmarkIsomap", times,
-                                                               progress_part(options.progress, 0.8, 0.9));
-    for (index_t k = 0; k < options.dim; ++k)
-      if (!(scaling.values[k] > 0))
-        throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", scaling.values[k],
-                      " <= 0, so the ", m, " landmarks do not span dim = ", options.dim,
-                      " dimensions: use more landmarks, or selection = max-min");
-    const routines::Triangulation triangulation = routines::Triangulation::of(scaling, mean_squared);
-    model.pseudo_inverse = triangulation.pseudo_inverse;
-    model.mean_squared = triangulation.mean_squared;
-    routines::fill_scaling_results(model, scaling);  // coordinates: the landmarks', replaced below
-
-    watch.restart();
-    model.coordinates = model.triangulate(from_landmarks.transpose());
-    times.add("triangulation", watch.seconds());
-
-    watch.restart();
-    residual(model, from_landmarks);
-    times.add("residual variance", watch.seconds());
-    watch.restart();
-    model.geodesics_to_landmarks = from_landmarks.transpose();
-    model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
-    times.add("index", watch.seconds());
-    model.times = std::move(times);
-    report_progress(options.progress, 1, "LandmarkIsomap");
-    return model;
+    return fit_points<T>(X.derived(), graph);
   }
 
  private:
@@ -324,7 +259,87 @@ struct LandmarkIsomap {
     model.residual_pairs = std::int64_t(accumulator.count());
     model.residual_variance = residual_variance_of(accumulator);
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  LandmarkIsomapModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  validate_points(X, "X", 2);
+  validate_not_all_identical(X);
+  const PointsRef<T> points(X.derived());
+  const auto n = index_t(points.rows());
+  validate_same_rows(n, graph.size(), "X", "graph");
+  const index_t m = options.landmarks;
+  if (m < 2 || m > n)
+    throw_invalid("landmarks", "landmarks = ", m, " must lie in [2, N = ", n, "]: use landmarks = ", n, " or fewer");
+  validate_dimension(options.dim, m, "landmarks");
+  if (options.negative_eigenvalues < 0 || options.negative_eigenvalues > m - options.dim)
+    throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", options.negative_eigenvalues,
+                  " must lie in [0, landmarks - dim = ", m - options.dim, "]");
+  check_memory(std::uint64_t(m) * std::uint64_t(n) * sizeof(T),
+               detail::concat("LandmarkIsomap: the ", m, " x ", n, " landmark geodesic matrix"),
+               "use fewer landmarks", options.memory_limit);
+
+  LandmarkIsomapModel<T> model;
+  StageTimes times;
+  Stopwatch watch;
+  const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
+  detail::require_connected(symmetric, "LandmarkIsomap");
+  times.add("symmetrize", watch.seconds());
+
+  watch.restart();
+  Matrix<T> from_landmarks;  // m x N: row a = geodesic distances from landmarks[a]
+  if (options.selection == LandmarkSelection::random) {
+    model.landmarks = random_subset(n, m, options.seed);
+    from_landmarks = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
+                                       progress_part(options.progress, 0, 0.8));
+  } else {
+    from_landmarks = max_min_landmarks(symmetric, m, model.landmarks, progress_part(options.progress, 0, 0.8));
+  }
+  times.add("shortest paths", watch.seconds());
+
+  // Landmark MDS on the m x m block of squared geodesics.
+  Matrix<double> block(m, m);
+  for (index_t a = 0; a < m; ++a)
+    for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(from_landmarks(a, model.landmarks[b])), 2);
+  const Eigen::VectorXd mean_squared = block.rowwise().mean();
+  routines::double_center_squared(block);
+  const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
+                                                             options.eigen, "LandmarkIsomap", times,
+                                                             progress_part(options.progress, 0.8, 0.9));
+  for (index_t k = 0; k < options.dim; ++k)
+    if (!(scaling.values[k] > 0))
+      throw_invalid("landmarks", "the landmark MDS has eigenvalue ", k + 1, " = ", scaling.values[k],
+                    " <= 0, so the ", m, " landmarks do not span dim = ", options.dim,
+                    " dimensions: use more landmarks, or selection = max-min");
+  const routines::Triangulation triangulation = routines::Triangulation::of(scaling, mean_squared);
+  model.pseudo_inverse = triangulation.pseudo_inverse;
+  model.mean_squared = triangulation.mean_squared;
+  routines::fill_scaling_results(model, scaling);  // coordinates: the landmarks', replaced below
+
+  watch.restart();
+  model.coordinates = model.triangulate(from_landmarks.transpose());
+  times.add("triangulation", watch.seconds());
+
+  watch.restart();
+  residual(model, from_landmarks);
+  times.add("residual variance", watch.seconds());
+  watch.restart();
+  model.geodesics_to_landmarks = from_landmarks.transpose();
+  model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
+  times.add("index", watch.seconds());
+  model.times = std::move(times);
+  report_progress(options.progress, 1, "LandmarkIsomap");
+  return model;
+}
+
+NLDR_PRECOMPILED(LandmarkIsomapModel<float> LandmarkIsomap::fit_points<float>(
+    const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LandmarkIsomapModel<double> LandmarkIsomap::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LandmarkIsomap, float> && GraphEmbedder<LandmarkIsomap, double>);
 

@@ -14,6 +14,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -211,25 +212,39 @@ struct LaplacianEigenmaps {
                                                         const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    routines::validate_graph_fit(X, graph, options.dim);
-    if (!(options.t >= 0) || std::isnan(options.t))
-      throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
-    detail::require_connected(graph, "laplacian-eigenmaps");
-
-    LaplacianEigenmapsModel<T> result;
-    const detail::NormalizedLaplacian laplacian = detail::normalized_laplacian(graph, options.t, result.times);
-    result.t = laplacian.t;
-    report_progress(options.progress, 0.1, "laplacian-eigenmaps");
-
-    // L_sym D^1/2 1 = 0: deflate D^1/2 1; f = D^-1/2 u.
-    routines::spectral_embedding(result, laplacian.lower, options.dim, options.eigen, "laplacian-eigenmaps",
-                                 laplacian.inv_sqrt_degree.cwiseInverse(), laplacian.inv_sqrt_degree,
-                                 progress_part(options.progress, 0.1, 1));
-    routines::keep_training_points(result, X, graph, 1);
-    report_progress(options.progress, 1, "laplacian-eigenmaps");
-    return result;
+    return fit_points<T>(X.derived(), graph);
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  LaplacianEigenmapsModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+LaplacianEigenmapsModel<T> LaplacianEigenmaps::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  routines::validate_graph_fit(X, graph, options.dim);
+  if (!(options.t >= 0) || std::isnan(options.t))
+    throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
+  detail::require_connected(graph, "laplacian-eigenmaps");
+
+  LaplacianEigenmapsModel<T> result;
+  const detail::NormalizedLaplacian laplacian = detail::normalized_laplacian(graph, options.t, result.times);
+  result.t = laplacian.t;
+  report_progress(options.progress, 0.1, "laplacian-eigenmaps");
+
+  // L_sym D^1/2 1 = 0: deflate D^1/2 1; f = D^-1/2 u.
+  routines::spectral_embedding(result, laplacian.lower, options.dim, options.eigen, "laplacian-eigenmaps",
+                               laplacian.inv_sqrt_degree.cwiseInverse(), laplacian.inv_sqrt_degree,
+                               progress_part(options.progress, 0.1, 1));
+  routines::keep_training_points(result, X, graph, 1);
+  report_progress(options.progress, 1, "laplacian-eigenmaps");
+  return result;
+}
+
+NLDR_PRECOMPILED(LaplacianEigenmapsModel<float> LaplacianEigenmaps::fit_points<float>(
+    const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LaplacianEigenmapsModel<double> LaplacianEigenmaps::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LaplacianEigenmaps, float> && GraphEmbedder<LaplacianEigenmaps, double>);
 

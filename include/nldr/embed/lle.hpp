@@ -17,6 +17,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -388,52 +389,7 @@ struct LocallyLinearEmbedding {
                                          const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    const std::string method = name();
-    routines::validate_graph_fit(X, graph, options.dim);
-    validate_options(X.cols());
-    detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,
-                               lle_min_neighbors_reason(options.variant));
-    detail::require_connected(graph, method);
-
-    const Matrix<double> points = X.template cast<double>();
-    LleModel<T> result;
-    std::vector<double> errors(std::size_t(graph.size()), 0.0);
-    const int nev = int(options.dim) + 1;
-    std::optional<detail::BottomEigenpairs> pairs;
-    ProgressCallback weights_progress = progress_part(options.progress, 0, 0.5);
-    const ProgressCallback eigen_progress = progress_part(options.progress, 0.5, 1);
-#if defined(NLDR_HAVE_SUITESPARSE)
-    if (options.variant == LleVariant::standard && detail::use_weights_lu(options.eigen, X.rows(), nev)) {
-      const detail::SparseSquare A =
-          detail::lle_weight_matrix(points, graph, options.reg, errors, result.times, weights_progress);
-      Stopwatch clock;
-      pairs = detail::gram_bottom_eigenpairs(A, nev, options.eigen, method, eigen_progress);
-      result.times.add("eigensolve", clock.seconds());
-      if (!pairs && options.eigen.factorization == Factorization::lu)
-        throw convergence_error(method + ": the sparse LU of I - W failed (singular or too ill-conditioned): check "
-                                         "the input for duplicate points, raise reg, or use "
-                                         "eigen.factorization = supernodal");
-      weights_progress = progress_part(options.progress, 0.5, 0.5);  // weights again: the fraction stays
-    }
-#endif
-    if (pairs) {
-      detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
-    } else {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
-      const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times, weights_progress);
-      // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
-      // block columns are orthogonal to 1), so M 1 = 0: deflate it.
-      pairs = routines::spectral_embedding(result, M, options.dim, options.eigen, method, Eigen::VectorXd::Ones(M.rows()),
-                                           Eigen::VectorXd(), eigen_progress);
-    }
-    result.embedding_cost = pairs->values.tail(options.dim).sum();
-    if (options.variant != LleVariant::hessian) {
-      result.reconstruction_error = 0;
-      for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
-    }
-    result.reg = options.reg;
-    routines::keep_training_points(result, X, graph, options.dim + 1);
-    report_progress(options.progress, 1, method);
-    return result;
+    return fit_points<T>(X.derived(), graph);
   }
 
   /// "lle", "modified-lle" or "hessian-lle".
@@ -454,7 +410,66 @@ struct LocallyLinearEmbedding {
                     "which the ", name(), " matrix is not built from): use automatic or supernodal");
   }
 
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  LleModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+LleModel<T> LocallyLinearEmbedding::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  const std::string method = name();
+  routines::validate_graph_fit(X, graph, options.dim);
+  validate_options(X.cols());
+  detail::require_min_degree(graph, lle_min_neighbors(options.variant, options.dim), method,
+                             lle_min_neighbors_reason(options.variant));
+  detail::require_connected(graph, method);
+
+  const Matrix<double> points = X.template cast<double>();
+  LleModel<T> result;
+  std::vector<double> errors(std::size_t(graph.size()), 0.0);
+  const int nev = int(options.dim) + 1;
+  std::optional<detail::BottomEigenpairs> pairs;
+  ProgressCallback weights_progress = progress_part(options.progress, 0, 0.5);
+  const ProgressCallback eigen_progress = progress_part(options.progress, 0.5, 1);
+#if defined(NLDR_HAVE_SUITESPARSE)
+  if (options.variant == LleVariant::standard && detail::use_weights_lu(options.eigen, X.rows(), nev)) {
+    const detail::SparseSquare A =
+        detail::lle_weight_matrix(points, graph, options.reg, errors, result.times, weights_progress);
+    Stopwatch clock;
+    pairs = detail::gram_bottom_eigenpairs(A, nev, options.eigen, method, eigen_progress);
+    result.times.add("eigensolve", clock.seconds());
+    if (!pairs && options.eigen.factorization == Factorization::lu)
+      throw convergence_error(method + ": the sparse LU of I - W failed (singular or too ill-conditioned): check "
+                                       "the input for duplicate points, raise reg, or use "
+                                       "eigen.factorization = supernodal");
+    weights_progress = progress_part(options.progress, 0.5, 0.5);  // weights again: the fraction stays
+  }
+#endif
+  if (pairs) {
+    detail::fill_spectral_embedding(result, *pairs, Eigen::VectorXd());
+  } else {  // M itself, factorized (also where the LU of I - W failed under `automatic`)
+    const detail::SparseLower M = detail::lle_matrix(points, graph, options, errors, result.times, weights_progress);
+    // Every variant's blocks annihilate the constant vector (weights sum to 1; HLLE's and MLLE's
+    // block columns are orthogonal to 1), so M 1 = 0: deflate it.
+    pairs = routines::spectral_embedding(result, M, options.dim, options.eigen, method, Eigen::VectorXd::Ones(M.rows()),
+                                         Eigen::VectorXd(), eigen_progress);
+  }
+  result.embedding_cost = pairs->values.tail(options.dim).sum();
+  if (options.variant != LleVariant::hessian) {
+    result.reconstruction_error = 0;
+    for (double e : errors) result.reconstruction_error += e;  // serial: thread-count independent
+  }
+  result.reg = options.reg;
+  routines::keep_training_points(result, X, graph, options.dim + 1);
+  report_progress(options.progress, 1, method);
+  return result;
+}
+
+NLDR_PRECOMPILED(LleModel<float> LocallyLinearEmbedding::fit_points<float>(
+    const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LleModel<double> LocallyLinearEmbedding::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LocallyLinearEmbedding, float> && GraphEmbedder<LocallyLinearEmbedding, double>);
 

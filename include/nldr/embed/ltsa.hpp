@@ -14,6 +14,7 @@
 
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -170,23 +171,36 @@ struct Ltsa {
                                           const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    routines::validate_graph_fit(X, graph, options.dim);
-    validate_dim_within_input(options.dim, X.cols());
-    detail::require_min_degree(graph, options.dim, "ltsa", detail::ltsa_min_neighbors_reason);
-    detail::require_connected(graph, "ltsa");
-
-    const Matrix<double> points = X.template cast<double>();
-    LtsaModel<T> result;
-    const detail::SparseLower B =
-        detail::ltsa_matrix(points, graph, options.dim, result.times, progress_part(options.progress, 0, 0.5));
-    // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
-    routines::spectral_embedding(result, B, options.dim, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
-                                 Eigen::VectorXd(), progress_part(options.progress, 0.5, 1));
-    routines::keep_training_points(result, X, graph, options.dim + 1);
-    report_progress(options.progress, 1, "ltsa");
-    return result;
+    return fit_points<T>(X.derived(), graph);
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  LtsaModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+LtsaModel<T> Ltsa::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  routines::validate_graph_fit(X, graph, options.dim);
+  validate_dim_within_input(options.dim, X.cols());
+  detail::require_min_degree(graph, options.dim, "ltsa", detail::ltsa_min_neighbors_reason);
+  detail::require_connected(graph, "ltsa");
+
+  const Matrix<double> points = X.template cast<double>();
+  LtsaModel<T> result;
+  const detail::SparseLower B =
+      detail::ltsa_matrix(points, graph, options.dim, result.times, progress_part(options.progress, 0, 0.5));
+  // Each block I - G G^T has the constant vector in G's span, so B 1 = 0: deflate it.
+  routines::spectral_embedding(result, B, options.dim, options.eigen, "ltsa", Eigen::VectorXd::Ones(B.rows()),
+                               Eigen::VectorXd(), progress_part(options.progress, 0.5, 1));
+  routines::keep_training_points(result, X, graph, options.dim + 1);
+  report_progress(options.progress, 1, "ltsa");
+  return result;
+}
+
+NLDR_PRECOMPILED(LtsaModel<float> Ltsa::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LtsaModel<double> Ltsa::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Ltsa, float> && GraphEmbedder<Ltsa, double>);
 

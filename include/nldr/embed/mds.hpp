@@ -9,6 +9,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
@@ -149,31 +150,7 @@ struct ClassicalMds {
   MdsModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::ClassicalMds: the points must be float or double");
-    validate_points(X, "X", 2);
-    validate_not_all_identical(X);
-    validate_distance_range<T>(X, X.rows());  // Gram entries and their row sums, in T
-    const Eigen::Index n = X.rows();
-    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
-    check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",
-                 "use PCA on the points (same embedding, O(D^2) memory)", options.memory_limit);
-    MdsModel<T> model;
-    Stopwatch watch;
-    const Matrix<T> centered = X.rowwise() - X.colwise().mean();
-    Matrix<T> gram(n, n);
-    parallel_for_reporting(
-        0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); },
-        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
-    model.times.add("gram", watch.seconds());
-    // B = X_c X_c^T is positive semidefinite: it has no negative eigenvalue to look for.
-    const routines::Scaling scaling = routines::scale_centered(gram, options.dim, 0, options.eigen, "ClassicalMds",
-                                                               model.times, progress_part(options.progress, 0.3, 1));
-    routines::fill_scaling_results(model, scaling);
-    if (options.negative_eigenvalues > 0) model.negative_status = SolverStatus::success;
-    model.mean = X.colwise().mean().transpose();
-    // x's row of the Gram matrix is X_c (x - mean), placed by L#: axes = X_c^T L#^T (an empty axis stays 0).
-    model.axes = centered.template cast<double>().transpose() *
-                 routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse.transpose();
-    return model;
+    return fit_points<T>(X.derived());
   }
 
   /// distances: precomputed(D), D N x N symmetric dissimilarities (finite, >= 0, zero diagonal;
@@ -183,34 +160,7 @@ struct ClassicalMds {
   MdsModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::ClassicalMds: the distances must be float or double");
-    const auto& distances = input.matrix;
-    validate_dissimilarities(distances);
-    const Eigen::Index n = distances.rows();
-    routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
-    check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N matrix B",
-                 "reduce N (e.g. landmark MDS via Landmark Isomap)", options.memory_limit);
-    MdsModel<T> model;
-    Stopwatch watch;
-    Matrix<T> squared(n, n);
-    parallel_for_reporting(
-        0, n,
-        [&](std::int64_t i) {
-          for (Eigen::Index j = 0; j < n; ++j) {
-            const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
-            squared(i, j) = T(d * d);
-          }
-        },
-        progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
-    model.mean_squared = squared.template cast<double>().rowwise().mean();
-    routines::double_center_squared(squared);
-    model.times.add("centering", watch.seconds());
-    const routines::Scaling scaling =
-        routines::scale_centered(squared, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
-                                 model.times, progress_part(options.progress, 0.3, 1));
-    routines::fill_scaling_results(model, scaling);
-    model.from_distances = true;
-    model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
-    return model;
+    return fit_distances<T>(input.matrix.derived());
   }
 
  private:
@@ -241,7 +191,79 @@ struct ClassicalMds {
       }
     }
   }
+
+  /// The fits for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  MdsModel<T> fit_points(const PointsRef<T>& X) const;
+  template <Real T>
+  MdsModel<T> fit_distances(const PointsRef<T>& distances) const;
 };
+
+template <Real T>
+MdsModel<T> ClassicalMds::fit_distances(const PointsRef<T>& distances) const {
+  validate_dissimilarities(distances);
+  const Eigen::Index n = distances.rows();
+  routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
+  check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N matrix B",
+               "reduce N (e.g. landmark MDS via Landmark Isomap)", options.memory_limit);
+  MdsModel<T> model;
+  Stopwatch watch;
+  Matrix<T> squared(n, n);
+  parallel_for_reporting(
+      0, n,
+      [&](std::int64_t i) {
+        for (Eigen::Index j = 0; j < n; ++j) {
+          const double d = 0.5 * (double(distances(i, j)) + double(distances(j, i)));
+          squared(i, j) = T(d * d);
+        }
+      },
+      progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
+  model.mean_squared = squared.template cast<double>().rowwise().mean();
+  routines::double_center_squared(squared);
+  model.times.add("centering", watch.seconds());
+  const routines::Scaling scaling =
+      routines::scale_centered(squared, options.dim, options.negative_eigenvalues, options.eigen, "ClassicalMds",
+                               model.times, progress_part(options.progress, 0.3, 1));
+  routines::fill_scaling_results(model, scaling);
+  model.from_distances = true;
+  model.pseudo_inverse = routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse;
+  return model;
+}
+
+NLDR_PRECOMPILED(MdsModel<float> ClassicalMds::fit_distances<float>(const PointsRef<float>&) const)
+NLDR_PRECOMPILED(MdsModel<double> ClassicalMds::fit_distances<double>(const PointsRef<double>&) const)
+
+template <Real T>
+MdsModel<T> ClassicalMds::fit_points(const PointsRef<T>& X) const {
+  validate_points(X, "X", 2);
+  validate_not_all_identical(X);
+  validate_distance_range<T>(X, X.rows());  // Gram entries and their row sums, in T
+  const Eigen::Index n = X.rows();
+  routines::validate_scaling_sizes(options.dim, options.negative_eigenvalues, n);
+  check_memory(std::uint64_t(n) * std::uint64_t(n) * sizeof(T), "ClassicalMds: the N x N Gram matrix",
+               "use PCA on the points (same embedding, O(D^2) memory)", options.memory_limit);
+  MdsModel<T> model;
+  Stopwatch watch;
+  const Matrix<T> centered = X.rowwise() - X.colwise().mean();
+  Matrix<T> gram(n, n);
+  parallel_for_reporting(
+      0, n, [&](std::int64_t i) { gram.row(i).noalias() = centered.row(i) * centered.transpose(); },
+      progress_part(options.progress, 0, 0.3), "ClassicalMds: the N x N matrix");
+  model.times.add("gram", watch.seconds());
+  // B = X_c X_c^T is positive semidefinite: it has no negative eigenvalue to look for.
+  const routines::Scaling scaling = routines::scale_centered(gram, options.dim, 0, options.eigen, "ClassicalMds",
+                                                             model.times, progress_part(options.progress, 0.3, 1));
+  routines::fill_scaling_results(model, scaling);
+  if (options.negative_eigenvalues > 0) model.negative_status = SolverStatus::success;
+  model.mean = X.colwise().mean().transpose();
+  // x's row of the Gram matrix is X_c (x - mean), placed by L#: axes = X_c^T L#^T (an empty axis stays 0).
+  model.axes = centered.template cast<double>().transpose() *
+               routines::Triangulation::of(scaling, Eigen::VectorXd()).pseudo_inverse.transpose();
+  return model;
+}
+
+NLDR_PRECOMPILED(MdsModel<float> ClassicalMds::fit_points<float>(const PointsRef<float>&) const)
+NLDR_PRECOMPILED(MdsModel<double> ClassicalMds::fit_points<double>(const PointsRef<double>&) const)
 
 static_assert(PointEmbedder<ClassicalMds, float> && PointEmbedder<ClassicalMds, double>);
 static_assert(DistanceEmbedder<ClassicalMds, float> && DistanceEmbedder<ClassicalMds, double>);

@@ -12,6 +12,7 @@
 
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
@@ -135,68 +136,7 @@ struct Pca {
   PcaModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Pca: the points must be float or double");
-    validate_points(X, "X", 2);
-    validate_not_all_identical(X);
-    validate_distance_range<double>(X, X.rows());  // the covariance sums N squares, in double
-    const Eigen::Index n = X.rows(), d = X.cols();
-    if (options.dim < 1 || options.dim > std::min(d, n))
-      throw_invalid("dim", "dim = ", options.dim, " must lie in [1, min(D, N) = ", std::min(d, n),
-                    "]: lower dim");
-    if (options.oversampling < 0)
-      throw_invalid("oversampling", "oversampling = ", options.oversampling, " must be >= 0");
-    if (options.power_iterations < 0)
-      throw_invalid("power_iterations", "power_iterations = ", options.power_iterations, " must be >= 0");
-
-    PcaModel<T> model;
-    Stopwatch watch;
-    // The centered copy is in T (float data: half the memory, and every product below runs in
-    // float on the BLAS); the mean and the total variance are summed in double.
-    // Row by row: contiguous for row-major input (Eigen's colwise() on it strides).
-    Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(d);
-    for (Eigen::Index i = 0; i < n; ++i) mean += X.row(i).template cast<double>();
-    mean /= double(n);
-    Matrix<T> centered(n, d);
-    double squares = 0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      centered.row(i) = (X.row(i).template cast<double>() - mean).template cast<T>();
-      squares += centered.row(i).template cast<double>().squaredNorm();
-    }
-    model.total_variance = squares / double(n - 1);
-    model.times.add("centering", watch.seconds());
-    report_progress(options.progress, 0.1, "PCA");
-
-    watch.restart();
-    // automatic: the fewer flops. The covariance costs N D^2 (its eigenpairs, at most O(D^3), are
-    // small beside it for N >> D); the randomized path 2 N D l per product, 2 q + 3 products.
-    const Eigen::Index width = std::min({Eigen::Index(options.dim) + options.oversampling, d, n});
-    const bool randomized = options.algorithm == PcaAlgorithm::randomized ||
-                            (options.algorithm == PcaAlgorithm::automatic &&
-                             d > 2 * (2 * Eigen::Index(options.power_iterations) + 3) * width);
-    Eigen::MatrixXd axes;  // D x dim, columns
-    Eigen::VectorXd variance;
-    if (randomized) {
-      randomized_axes(centered, width, axes, variance, model.coordinates);
-      model.diagnostics.solver = "randomized-svd";
-      model.diagnostics.iterations = options.power_iterations;
-    } else {
-      covariance_axes(Eigen::MatrixXd(detail::gram(centered) / double(n - 1)), axes, variance);
-      detail::fix_signs(axes);
-      model.diagnostics.solver = "covariance";
-    }
-    model.times.add("eigensolve", watch.seconds());
-
-    watch.restart();
-    model.mean = mean.transpose().template cast<T>();
-    model.components = axes.transpose().template cast<T>();
-    model.explained_variance = variance.template cast<T>();
-    model.eigenvalues = model.explained_variance;
-    model.explained_variance_ratio =
-        model.total_variance > 0 ? Vector<T>((variance / model.total_variance).template cast<T>())
-                                 : Vector<T>(Vector<T>::Zero(options.dim));
-    if (!randomized) model.coordinates = detail::product(centered, Matrix<T>(axes.template cast<T>()));
-    model.times.add("projection", watch.seconds());
-    report_progress(options.progress, 1, "PCA");
-    return model;
+    return fit_points<T>(X.derived());
   }
 
  private:
@@ -271,7 +211,80 @@ struct Pca {
     variance = ritz.eigenvalues().tail(options.dim).reverse().cwiseMax(0.0) / double(n - 1);
     coordinates = detail::product(image, Matrix<T>(rotation.template cast<T>()));
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  PcaModel<T> fit_points(const PointsRef<T>& X) const;
 };
+
+template <Real T>
+PcaModel<T> Pca::fit_points(const PointsRef<T>& X) const {
+  validate_points(X, "X", 2);
+  validate_not_all_identical(X);
+  validate_distance_range<double>(X, X.rows());  // the covariance sums N squares, in double
+  const Eigen::Index n = X.rows(), d = X.cols();
+  if (options.dim < 1 || options.dim > std::min(d, n))
+    throw_invalid("dim", "dim = ", options.dim, " must lie in [1, min(D, N) = ", std::min(d, n),
+                  "]: lower dim");
+  if (options.oversampling < 0)
+    throw_invalid("oversampling", "oversampling = ", options.oversampling, " must be >= 0");
+  if (options.power_iterations < 0)
+    throw_invalid("power_iterations", "power_iterations = ", options.power_iterations, " must be >= 0");
+
+  PcaModel<T> model;
+  Stopwatch watch;
+  // The centered copy is in T (float data: half the memory, and every product below runs in
+  // float on the BLAS); the mean and the total variance are summed in double.
+  // Row by row: contiguous for row-major input (Eigen's colwise() on it strides).
+  Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(d);
+  for (Eigen::Index i = 0; i < n; ++i) mean += X.row(i).template cast<double>();
+  mean /= double(n);
+  Matrix<T> centered(n, d);
+  double squares = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    centered.row(i) = (X.row(i).template cast<double>() - mean).template cast<T>();
+    squares += centered.row(i).template cast<double>().squaredNorm();
+  }
+  model.total_variance = squares / double(n - 1);
+  model.times.add("centering", watch.seconds());
+  report_progress(options.progress, 0.1, "PCA");
+
+  watch.restart();
+  // automatic: the fewer flops. The covariance costs N D^2 (its eigenpairs, at most O(D^3), are
+  // small beside it for N >> D); the randomized path 2 N D l per product, 2 q + 3 products.
+  const Eigen::Index width = std::min({Eigen::Index(options.dim) + options.oversampling, d, n});
+  const bool randomized = options.algorithm == PcaAlgorithm::randomized ||
+                          (options.algorithm == PcaAlgorithm::automatic &&
+                           d > 2 * (2 * Eigen::Index(options.power_iterations) + 3) * width);
+  Eigen::MatrixXd axes;  // D x dim, columns
+  Eigen::VectorXd variance;
+  if (randomized) {
+    randomized_axes(centered, width, axes, variance, model.coordinates);
+    model.diagnostics.solver = "randomized-svd";
+    model.diagnostics.iterations = options.power_iterations;
+  } else {
+    covariance_axes(Eigen::MatrixXd(detail::gram(centered) / double(n - 1)), axes, variance);
+    detail::fix_signs(axes);
+    model.diagnostics.solver = "covariance";
+  }
+  model.times.add("eigensolve", watch.seconds());
+
+  watch.restart();
+  model.mean = mean.transpose().template cast<T>();
+  model.components = axes.transpose().template cast<T>();
+  model.explained_variance = variance.template cast<T>();
+  model.eigenvalues = model.explained_variance;
+  model.explained_variance_ratio =
+      model.total_variance > 0 ? Vector<T>((variance / model.total_variance).template cast<T>())
+                               : Vector<T>(Vector<T>::Zero(options.dim));
+  if (!randomized) model.coordinates = detail::product(centered, Matrix<T>(axes.template cast<T>()));
+  model.times.add("projection", watch.seconds());
+  report_progress(options.progress, 1, "PCA");
+  return model;
+}
+
+NLDR_PRECOMPILED(PcaModel<float> Pca::fit_points<float>(const PointsRef<float>&) const)
+NLDR_PRECOMPILED(PcaModel<double> Pca::fit_points<double>(const PointsRef<double>&) const)
 
 static_assert(PointEmbedder<Pca, float> && PointEmbedder<Pca, double>);
 

@@ -9,6 +9,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -132,30 +133,36 @@ struct Sammon {
 
   /// Sammon's stress is SMACOF's raw stress with the weights w_ij = 1 / delta_ij, divided by sum_{i<j} delta_ij.
   template <Real T>
-  SammonModel<T> solve(Matrix<double> delta, const char* name, const Stopwatch& clock) const {
-    const Eigen::Index n = delta.rows();
-    const detail::MajorizationSettings settings = detail::majorization_settings(options, n);
-    detail::MajorizationProblem problem{std::move(delta), Matrix<double>(n, n), false, TieApproach::primary};
-    double total = 0;
-    for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index j = 0; j < n; ++j) {
-        const double d = problem.delta(i, j);
-        if (i != j && !(d > 0))
-          throw_invalid(name, "points ", i, " and ", j, " of ", name, " are at dissimilarity 0: Sammon's stress "
-                        "divides by it; remove duplicate points, or use SMACOF, which allows them (nldr::Smacof, method smacof)");
-        problem.weights(i, j) = i == j ? 0.0 : 1.0 / d;
-        if (j > i) total += d;
-      }
-    StageTimes times;
-    times.add("dissimilarities", clock.seconds());
-    SammonModel<T> model;
-    const detail::MajorizationResult best =
-        detail::fit_majorization(model, problem, settings, std::move(times), "Sammon", "smacof-sammon");
-    model.stress = best.raw_stress / total;
-    for (double& s : model.stress_history) s /= total;
-    return model;
-  }
+  SammonModel<T> solve(Matrix<double> delta, const char* name, const Stopwatch& clock) const;
 };
+
+template <Real T>
+SammonModel<T> Sammon::solve(Matrix<double> delta, const char* name, const Stopwatch& clock) const {
+  const Eigen::Index n = delta.rows();
+  const detail::MajorizationSettings settings = detail::majorization_settings(options, n);
+  detail::MajorizationProblem problem{std::move(delta), Matrix<double>(n, n), false, TieApproach::primary};
+  double total = 0;
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double d = problem.delta(i, j);
+      if (i != j && !(d > 0))
+        throw_invalid(name, "points ", i, " and ", j, " of ", name, " are at dissimilarity 0: Sammon's stress "
+                      "divides by it; remove duplicate points, or use SMACOF, which allows them (nldr::Smacof, method smacof)");
+      problem.weights(i, j) = i == j ? 0.0 : 1.0 / d;
+      if (j > i) total += d;
+    }
+  StageTimes times;
+  times.add("dissimilarities", clock.seconds());
+  SammonModel<T> model;
+  const detail::MajorizationResult best =
+      detail::fit_majorization(model, problem, settings, std::move(times), "Sammon", "smacof-sammon");
+  model.stress = best.raw_stress / total;
+  for (double& s : model.stress_history) s /= total;
+  return model;
+}
+
+NLDR_PRECOMPILED(SammonModel<float> Sammon::solve<float>(Matrix<double>, const char*, const Stopwatch&) const)
+NLDR_PRECOMPILED(SammonModel<double> Sammon::solve<double>(Matrix<double>, const char*, const Stopwatch&) const)
 
 static_assert(PointEmbedder<Sammon, float> && PointEmbedder<Sammon, double>);
 static_assert(DistanceEmbedder<Sammon, float> && DistanceEmbedder<Sammon, double>);

@@ -7,6 +7,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
@@ -208,25 +209,31 @@ struct Smacof {
 
   /// `clock` has run since the dissimilarities were begun (stage "dissimilarities").
   template <Real T>
-  SmacofModel<T> solve(Matrix<double> delta, Matrix<double> weights, const Stopwatch& clock) const {
-    StageTimes times;
-    times.add("dissimilarities", clock.seconds());
-    if (options.ties != TieApproach::primary && options.ties != TieApproach::secondary)
-      throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
-    const detail::MajorizationProblem problem{std::move(delta), std::move(weights), !options.metric, options.ties};
-    const detail::MajorizationSettings settings = detail::majorization_settings(options, problem.delta.rows());
-    SmacofModel<T> model;
-    detail::MajorizationResult best = detail::fit_majorization(model, problem, settings, std::move(times), "Smacof",
-                                                               options.metric ? "smacof" : "smacof-nonmetric");
-    model.stress = best.raw_stress;
-    model.normalized_stress = best.disparity_norm > 0 ? std::sqrt(best.raw_stress / best.disparity_norm) : 0.0;
-    model.kruskal_stress = best.kruskal_stress;
-    model.metric = options.metric;
-    model.map_dissimilarities = std::move(best.map_delta);
-    model.map_disparities = std::move(best.map_dhat);
-    return model;
-  }
+  SmacofModel<T> solve(Matrix<double> delta, Matrix<double> weights, const Stopwatch& clock) const;
 };
+
+template <Real T>
+SmacofModel<T> Smacof::solve(Matrix<double> delta, Matrix<double> weights, const Stopwatch& clock) const {
+  StageTimes times;
+  times.add("dissimilarities", clock.seconds());
+  if (options.ties != TieApproach::primary && options.ties != TieApproach::secondary)
+    throw_invalid("ties", "ties = ", int(options.ties), " is not a TieApproach");
+  const detail::MajorizationProblem problem{std::move(delta), std::move(weights), !options.metric, options.ties};
+  const detail::MajorizationSettings settings = detail::majorization_settings(options, problem.delta.rows());
+  SmacofModel<T> model;
+  detail::MajorizationResult best = detail::fit_majorization(model, problem, settings, std::move(times), "Smacof",
+                                                             options.metric ? "smacof" : "smacof-nonmetric");
+  model.stress = best.raw_stress;
+  model.normalized_stress = best.disparity_norm > 0 ? std::sqrt(best.raw_stress / best.disparity_norm) : 0.0;
+  model.kruskal_stress = best.kruskal_stress;
+  model.metric = options.metric;
+  model.map_dissimilarities = std::move(best.map_delta);
+  model.map_disparities = std::move(best.map_dhat);
+  return model;
+}
+
+NLDR_PRECOMPILED(SmacofModel<float> Smacof::solve<float>(Matrix<double>, Matrix<double>, const Stopwatch&) const)
+NLDR_PRECOMPILED(SmacofModel<double> Smacof::solve<double>(Matrix<double>, Matrix<double>, const Stopwatch&) const)
 
 static_assert(PointEmbedder<Smacof, float> && PointEmbedder<Smacof, double>);
 static_assert(DistanceEmbedder<Smacof, float> && DistanceEmbedder<Smacof, double>);

@@ -13,6 +13,7 @@
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/resources.hpp>
@@ -277,32 +278,7 @@ struct Tsne {
                                           const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    routines::validate_graph_fit(X, graph, options.dim);
-    const auto n = index_t(X.rows());
-    check_options(n);
-    TsneModel<T> model;
-    Stopwatch clock;
-    model.perplexity = detail::tsne_perplexity(options.perplexity, n);
-    // Numbered along the graph from the start (see optimize), so that P is never permuted as a copy.
-    const std::vector<index_t> order = detail::locality_order(graph);
-    const detail::TsneAffinities P = detail::graph_affinities(graph, model.perplexity, order);
-    model.times.add("affinities", clock.seconds());
-    clock.restart();
-    Matrix<double> Y;
-    switch (options.init) {
-      case TsneInit::pca: Y = detail::pca_layout(Matrix<T>(X), options.dim, initial_stddev); break;
-      case TsneInit::spectral:
-        Y = LaplacianEigenmaps{{.dim = options.dim, .t = std::numeric_limits<double>::infinity()}}
-                .fit(X, graph)
-                .coordinates.template cast<double>();
-        detail::scale_layout(Y, initial_stddev);
-        break;
-      default: Y = start(n);
-    }
-    model.times.add("initialization", clock.seconds());
-    optimize(model, P, std::move(Y), order);
-    routines::keep_training_points(model, X, graph, 1);
-    return model;
+    return fit_points<T>(X.derived(), graph);
   }
 
   /// Embeds N points given by their N x N distances (symmetric, zero diagonal), with affinities over
@@ -312,30 +288,7 @@ struct Tsne {
   template <class Derived>
   TsneModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
     using T = typename Derived::Scalar;
-    const auto& D = input.matrix;
-    validate_points(D, "distances", 3);
-    if (D.rows() != D.cols()) throw_invalid("distances", "the distance matrix is ", D.rows(), " x ", D.cols(), ": it must be square");
-    const auto n = index_t(D.rows());
-    validate_dimension(options.dim, n - 1, "N - 1");
-    check_options(n);
-    if (options.init == TsneInit::spectral)
-      throw_invalid("init", "init = spectral needs a neighbor graph: use pca (classical MDS of the distances) or random");
-    TsneModel<T> model;
-    Stopwatch clock;
-    model.perplexity = detail::tsne_perplexity(options.perplexity, n);
-    const detail::TsneAffinities P = detail::distance_affinities(D, model.perplexity);
-    model.times.add("affinities", clock.seconds());
-    clock.restart();
-    Matrix<double> Y;
-    if (options.init == TsneInit::pca) {
-      Y = ClassicalMds{{.dim = options.dim}}.fit(precomputed(D)).coordinates.template cast<double>();
-      detail::scale_layout(Y, initial_stddev);
-    } else {
-      Y = start(n);
-    }
-    model.times.add("initialization", clock.seconds());
-    optimize(model, P, std::move(Y));
-    return model;
+    return fit_distances<T>(input.matrix.derived());
   }
 
  private:
@@ -424,7 +377,77 @@ struct Tsne {
     model.coordinates = Y.template cast<T>();
     model.times.add("optimization", clock.seconds());
   }
+
+  /// The fits for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  TsneModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  template <Real T>
+  TsneModel<T> fit_distances(const PointsRef<T>& D) const;
 };
+
+template <Real T>
+TsneModel<T> Tsne::fit_distances(const PointsRef<T>& D) const {
+  validate_points(D, "distances", 3);
+  if (D.rows() != D.cols()) throw_invalid("distances", "the distance matrix is ", D.rows(), " x ", D.cols(), ": it must be square");
+  const auto n = index_t(D.rows());
+  validate_dimension(options.dim, n - 1, "N - 1");
+  check_options(n);
+  if (options.init == TsneInit::spectral)
+    throw_invalid("init", "init = spectral needs a neighbor graph: use pca (classical MDS of the distances) or random");
+  TsneModel<T> model;
+  Stopwatch clock;
+  model.perplexity = detail::tsne_perplexity(options.perplexity, n);
+  const detail::TsneAffinities P = detail::distance_affinities(D, model.perplexity);
+  model.times.add("affinities", clock.seconds());
+  clock.restart();
+  Matrix<double> Y;
+  if (options.init == TsneInit::pca) {
+    Y = ClassicalMds{{.dim = options.dim}}.fit(precomputed(D)).coordinates.template cast<double>();
+    detail::scale_layout(Y, initial_stddev);
+  } else {
+    Y = start(n);
+  }
+  model.times.add("initialization", clock.seconds());
+  optimize(model, P, std::move(Y));
+  return model;
+}
+
+NLDR_PRECOMPILED(TsneModel<float> Tsne::fit_distances<float>(const PointsRef<float>&) const)
+NLDR_PRECOMPILED(TsneModel<double> Tsne::fit_distances<double>(const PointsRef<double>&) const)
+
+template <Real T>
+TsneModel<T> Tsne::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  routines::validate_graph_fit(X, graph, options.dim);
+  const auto n = index_t(X.rows());
+  check_options(n);
+  TsneModel<T> model;
+  Stopwatch clock;
+  model.perplexity = detail::tsne_perplexity(options.perplexity, n);
+  // Numbered along the graph from the start (see optimize), so that P is never permuted as a copy.
+  const std::vector<index_t> order = detail::locality_order(graph);
+  const detail::TsneAffinities P = detail::graph_affinities(graph, model.perplexity, order);
+  model.times.add("affinities", clock.seconds());
+  clock.restart();
+  Matrix<double> Y;
+  switch (options.init) {
+    case TsneInit::pca: Y = detail::pca_layout(Matrix<T>(X), options.dim, initial_stddev); break;
+    case TsneInit::spectral:
+      Y = LaplacianEigenmaps{{.dim = options.dim, .t = std::numeric_limits<double>::infinity()}}
+              .fit(X, graph)
+              .coordinates.template cast<double>();
+      detail::scale_layout(Y, initial_stddev);
+      break;
+    default: Y = start(n);
+  }
+  model.times.add("initialization", clock.seconds());
+  optimize(model, P, std::move(Y), order);
+  routines::keep_training_points(model, X, graph, 1);
+  return model;
+}
+
+NLDR_PRECOMPILED(TsneModel<float> Tsne::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(TsneModel<double> Tsne::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Tsne, float> && GraphEmbedder<Tsne, double>);
 static_assert(DistanceEmbedder<Tsne, float> && DistanceEmbedder<Tsne, double>);

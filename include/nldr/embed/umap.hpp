@@ -17,6 +17,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/resources.hpp>
@@ -261,70 +262,83 @@ struct Umap {
                                           const NeighborGraph<typename Derived::Scalar>& graph) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "X must hold float or double");
-    routines::validate_graph_fit(X, graph, options.dim);
-    const index_t n = index_t(X.rows()), dim = options.dim;
-    detail::validate_umap_options(options, n);
-    const routines::UmapCurve curve = routines::fit_umap_curve(options.min_dist, options.spread);
-
-    UmapModel<T> result;
-    Stopwatch clock;
-    routines::WeightedGraph fuzzy =
-        routines::fuzzy_simplicial_set(graph, options.local_connectivity, options.set_op_mix_ratio);
-    if (!options.labels.empty()) fuzzy = routines::intersect_with_labels(fuzzy, options.labels, options.target_weight);
-    const int default_epochs = routines::default_umap_epochs(n);
-    const int epochs = options.n_epochs > 0 ? options.n_epochs : default_epochs;
-    fuzzy = routines::without_weak_edges(fuzzy, epochs, default_epochs);
-    result.times.add("fuzzy graph", clock.seconds());
-
-    clock.restart();
-    Random random(routines::detail_umap::mix(options.seed));
-    Matrix<double> Y;
-    const Matrix<T> points = X;
-    switch (options.init) {
-      case UmapInit::spectral:
-        Y = routines::spectral_layout(fuzzy, dim, &points, options.seed, options.eigen, "umap");
-        detail::expand_with_noise(Y, random);
-        break;
-      case UmapInit::pca:
-        Y = detail::pca_layout(points, dim, 1.0);
-        detail::expand_with_noise(Y, random);
-        break;
-      case UmapInit::random:
-        Y.resize(n, dim);
-        for (index_t i = 0; i < n; ++i)
-          for (index_t c = 0; c < dim; ++c) Y(i, c) = random.uniform(-10, 10);
-        break;
-      case UmapInit::given:
-        Y = detail::given_layout(options.initial, n, dim);
-        break;
-    }
-    detail::scale_to_box(Y);
-    result.times.add("initialization", clock.seconds());
-
-    clock.restart();
-    IterationObserver observer(result.optimizer, options.on_iteration, options.progress, epochs, "umap");
-    routines::optimize_umap_layout(Y, fuzzy,
-                                   {.a = curve.a, .b = curve.b, .repulsion_strength = options.repulsion_strength,
-                                    .learning_rate = options.learning_rate,
-                                    .negative_sample_rate = options.negative_sample_rate, .n_epochs = epochs,
-                                    .seed = options.seed},
-                                   observer);
-    result.times.add("optimization", clock.seconds());
-
-    result.coordinates = Y.cast<T>();
-    result.a = curve.a;
-    result.b = curve.b;
-    result.learning_rate = options.learning_rate;
-    result.negative_sample_rate = options.negative_sample_rate;
-    result.repulsion_strength = options.repulsion_strength;
-    result.local_connectivity = options.local_connectivity;
-    result.n_epochs = epochs;
-    result.n_epochs_requested = options.n_epochs;
-    result.seed = std::int64_t(options.seed);
-    routines::keep_training_points(result, X, graph, 1);
-    return result;
+    return fit_points<T>(X.derived(), graph);
   }
+
+  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
+  template <Real T>
+  UmapModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
+
+template <Real T>
+UmapModel<T> Umap::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+  routines::validate_graph_fit(X, graph, options.dim);
+  const index_t n = index_t(X.rows()), dim = options.dim;
+  detail::validate_umap_options(options, n);
+  const routines::UmapCurve curve = routines::fit_umap_curve(options.min_dist, options.spread);
+
+  UmapModel<T> result;
+  Stopwatch clock;
+  routines::WeightedGraph fuzzy =
+      routines::fuzzy_simplicial_set(graph, options.local_connectivity, options.set_op_mix_ratio);
+  if (!options.labels.empty()) fuzzy = routines::intersect_with_labels(fuzzy, options.labels, options.target_weight);
+  const int default_epochs = routines::default_umap_epochs(n);
+  const int epochs = options.n_epochs > 0 ? options.n_epochs : default_epochs;
+  fuzzy = routines::without_weak_edges(fuzzy, epochs, default_epochs);
+  result.times.add("fuzzy graph", clock.seconds());
+
+  clock.restart();
+  Random random(routines::detail_umap::mix(options.seed));
+  Matrix<double> Y;
+  const Matrix<T> points = X;
+  switch (options.init) {
+    case UmapInit::spectral:
+      Y = routines::spectral_layout(fuzzy, dim, &points, options.seed, options.eigen, "umap");
+      detail::expand_with_noise(Y, random);
+      break;
+    case UmapInit::pca:
+      Y = detail::pca_layout(points, dim, 1.0);
+      detail::expand_with_noise(Y, random);
+      break;
+    case UmapInit::random:
+      Y.resize(n, dim);
+      for (index_t i = 0; i < n; ++i)
+        for (index_t c = 0; c < dim; ++c) Y(i, c) = random.uniform(-10, 10);
+      break;
+    case UmapInit::given:
+      Y = detail::given_layout(options.initial, n, dim);
+      break;
+  }
+  detail::scale_to_box(Y);
+  result.times.add("initialization", clock.seconds());
+
+  clock.restart();
+  IterationObserver observer(result.optimizer, options.on_iteration, options.progress, epochs, "umap");
+  routines::optimize_umap_layout(Y, fuzzy,
+                                 {.a = curve.a, .b = curve.b, .repulsion_strength = options.repulsion_strength,
+                                  .learning_rate = options.learning_rate,
+                                  .negative_sample_rate = options.negative_sample_rate, .n_epochs = epochs,
+                                  .seed = options.seed},
+                                 observer);
+  result.times.add("optimization", clock.seconds());
+
+  result.coordinates = Y.cast<T>();
+  result.a = curve.a;
+  result.b = curve.b;
+  result.learning_rate = options.learning_rate;
+  result.negative_sample_rate = options.negative_sample_rate;
+  result.repulsion_strength = options.repulsion_strength;
+  result.local_connectivity = options.local_connectivity;
+  result.n_epochs = epochs;
+  result.n_epochs_requested = options.n_epochs;
+  result.seed = std::int64_t(options.seed);
+  routines::keep_training_points(result, X, graph, 1);
+  return result;
+}
+
+NLDR_PRECOMPILED(UmapModel<float> Umap::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(UmapModel<double> Umap::fit_points<double>(
+    const PointsRef<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Umap, float> && GraphEmbedder<Umap, double>);
 

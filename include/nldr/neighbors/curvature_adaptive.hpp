@@ -5,6 +5,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/curvature.hpp>
@@ -71,6 +72,44 @@ std::pair<double, double> automatic_curvature_floors(const Eigen::MatrixBase<Der
   return {tolerance * kappa, tolerance * kappa * kappa};
 }
 
+namespace detail {
+
+/// CurvatureAdaptive's rule on its candidates (compiled once in nldr::registry: core/precompiled.hpp).
+template <Real T>
+NeighborGraph<T> curvature_adaptive_rule(const CandidateGraph<T>& cand, const PointsRef<T>& X,
+                                         const CurvatureAdaptiveOptions& options) {
+  const NeighborGraph<T>& graph = cand.graph;
+  const Curvatures<T> curv = estimate_curvature(X, graph, options.intrinsic_dim, options.curvature_neighbors);
+  // Named variables, not a structured binding: clang 14 cannot capture bindings in the lambda below.
+  const std::pair<double, double> floors = automatic_curvature_floors(X, curv, options.tolerance);
+  const double mean_floor = options.mean_floor.value_or(floors.first);
+  const double gaussian_floor = options.gaussian_floor.value_or(floors.second);
+
+  const auto offsets = graph.offsets();
+  const auto indices = graph.indices();
+  std::vector<unsigned char> keep(indices.size(), 0);
+  const double tol = options.tolerance;
+  cand.for_each_point([&](index_t i) {
+    const double mean_i = curv.mean(i), gauss_i = curv.gaussian(i);
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      const double mean_j = curv.mean(indices[e]), gauss_j = curv.gaussian(indices[e]);
+      keep[e] = std::abs(mean_j - mean_i) <= tol * std::abs(mean_i) + mean_floor &&
+                std::abs(gauss_j - gauss_i) <= tol * std::abs(gauss_i) + gaussian_floor;
+    }
+  });
+  return detail::assemble_pruned(
+      cand, std::move(keep), {options.min_neighbors, options.reconnect},
+      detail::concat("curvature_adaptive(tolerance=", tol, ", mean_floor=", mean_floor,
+                     ", gaussian_floor=", gaussian_floor, ") on ", graph.selection().selector));
+}
+
+NLDR_PRECOMPILED(NeighborGraph<float> curvature_adaptive_rule<float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const CurvatureAdaptiveOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> curvature_adaptive_rule<double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const CurvatureAdaptiveOptions&))
+
+}  // namespace detail
+
 /// Curvature-adaptive selection. Candidates: the lists of `candidates` (the k_max nearest
 /// neighbors by default: KNearest{k_max}). Curvatures K_H, K_G of every point come from
 /// estimate_curvature on the first curvature_neighbors entries of its list. Entry (i -> j) is
@@ -114,30 +153,8 @@ struct CurvatureAdaptive {
                     " must be >= 0 (0: the whole candidate list)");
     validate_dimension(options.intrinsic_dim, X.cols(), "D (the columns of X)", "intrinsic_dim");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
-    const NeighborGraph<T>& graph = cand.graph;
-    const Curvatures<T> curv = estimate_curvature(X, graph, options.intrinsic_dim, options.curvature_neighbors);
-    // Named variables, not a structured binding: clang 14 cannot capture bindings in the lambda below.
-    const std::pair<double, double> floors = automatic_curvature_floors(X, curv, options.tolerance);
-    const double mean_floor = options.mean_floor.value_or(floors.first);
-    const double gaussian_floor = options.gaussian_floor.value_or(floors.second);
-
-    const auto offsets = graph.offsets();
-    const auto indices = graph.indices();
-    std::vector<unsigned char> keep(indices.size(), 0);
-    const double tol = options.tolerance;
-    cand.for_each_point([&](index_t i) {
-      const double mean_i = curv.mean(i), gauss_i = curv.gaussian(i);
-      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-        const double mean_j = curv.mean(indices[e]), gauss_j = curv.gaussian(indices[e]);
-        keep[e] = std::abs(mean_j - mean_i) <= tol * std::abs(mean_i) + mean_floor &&
-                  std::abs(gauss_j - gauss_i) <= tol * std::abs(gauss_i) + gaussian_floor;
-      }
-    });
-    return detail::assemble_pruned(
-        cand, std::move(keep), {options.min_neighbors, options.reconnect},
-        detail::concat("curvature_adaptive(tolerance=", tol, ", mean_floor=", mean_floor,
-                       ", gaussian_floor=", gaussian_floor, ") on ", graph.selection().selector));
+    return detail::curvature_adaptive_rule<T>(detail::candidate_graph(candidates, X, options.progress),
+                                              X.derived(), options);
   }
 };
 

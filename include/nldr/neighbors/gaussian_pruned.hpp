@@ -5,6 +5,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
@@ -116,6 +117,75 @@ struct GaussianPrunedOptions {
   }
 };
 
+namespace detail {
+
+/// GaussianPruned's rule on its candidates (compiled once in nldr::registry: core/precompiled.hpp).
+template <Real T>
+NeighborGraph<T> gaussian_rule(const CandidateGraph<T>& cand, const PointsRef<T>& X,
+                               const GaussianPrunedOptions& options) {
+  const NeighborGraph<T>& graph = cand.graph;
+  const detail::PointRows<T> rows(X);
+  const index_t n = graph.size();
+  const auto offsets = graph.offsets();
+  const auto indices = graph.indices();
+  for (index_t i = 0; i < n; ++i)
+    if (graph.degree(i) < 2)
+      throw_invalid("candidates", "point ", i, " has ", graph.degree(i),
+                    " candidate(s), but a normal distribution needs >= 2 neighbors (1 pairwise distance): "
+                    "give the candidate selector k >= 2");
+
+  std::vector<unsigned char> keep(indices.size(), 0);
+  std::vector<detail::GaussianScratch> scratch(static_cast<std::size_t>(max_threads()));
+  cand.for_each_point([&](index_t i) {
+    detail::GaussianScratch& s = scratch[std::size_t(thread_index())];
+    const index_t k = graph.degree(i);
+    s.gather(rows, graph.neighbors(i));
+    // The k(k-1)/2 pairwise distances, row by row of the upper triangle.
+    const std::size_t m = std::size_t(k) * std::size_t(k - 1) / 2;
+    s.distances.resize(m + std::size_t(k));
+    double* out = s.distances.data();
+    for (index_t a = 0; a + 1 < k; ++a) {
+      for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = s.coords[std::size_t(c * k + a)];
+      s.distances_to(k, a + 1, out);
+      out += k - a - 1;
+    }
+    // Two passes over the cached distances: mean, then the spread around it (stable).
+    const double* pairwise = s.distances.data();
+    const double mu = detail::interleaved_sum(m, [&](std::size_t t) { return pairwise[t]; }) / double(m);
+    const double sigma = std::sqrt(detail::interleaved_sum(m, [&](std::size_t t) {
+                                     return (pairwise[t] - mu) * (pairwise[t] - mu);
+                                   }) / double(m));
+
+    double* radial = s.distances.data() + m;
+    const T* xi = rows.row(i);
+    for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = double(xi[c]);
+    s.distances_to(k, 0, radial);
+    const offset_t first = offsets[i];
+    if (options.rule == GaussianRule::spread) {
+      for (index_t a = 0; a < k; ++a) keep[first + a] = radial[a] <= mu + options.z * sigma;
+    } else {
+      // Highest density = smallest |d - mu|; ties: nearer first (lists are nearest first).
+      s.ranked.clear();
+      for (index_t a = 0; a < k; ++a) s.ranked.emplace_back(std::abs(radial[a] - mu), a);
+      const index_t kept = detail::ceil_fraction(options.keep_fraction, k);
+      std::nth_element(s.ranked.begin(), s.ranked.begin() + kept, s.ranked.end());  // the kept smallest, unordered
+      for (index_t r = 0; r < kept; ++r) keep[first + s.ranked[r].second] = 1;
+    }
+  });
+  const std::string rule = options.rule == GaussianRule::spread
+                               ? detail::concat("z=", options.z)
+                               : detail::concat("most_probable, keep_fraction=", options.keep_fraction);
+  return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
+                                 detail::concat("gaussian_pruned(", rule, ") on ", graph.selection().selector));
+}
+
+NLDR_PRECOMPILED(NeighborGraph<float> gaussian_rule<float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const GaussianPrunedOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> gaussian_rule<double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const GaussianPrunedOptions&))
+
+}  // namespace detail
+
 /// Gaussian-fit pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by default, every
 /// list needs >= 2 entries). For point i, a normal distribution is fitted by maximum likelihood
 /// (mean mu_i, standard deviation sigma_i with divisor m, not m - 1) to the m = k(k-1)/2
@@ -153,62 +223,7 @@ struct GaussianPruned {
       throw_invalid("keep_fraction", "keep_fraction = ", options.keep_fraction,
                     " must lie in (0, 1] (Roy 2015 keeps k' = 0.68 k)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
-    const NeighborGraph<T>& graph = cand.graph;
-    const PointsRef<T> ref(X.derived());
-    const detail::PointRows<T> rows(ref);
-    const index_t n = graph.size();
-    const auto offsets = graph.offsets();
-    const auto indices = graph.indices();
-    for (index_t i = 0; i < n; ++i)
-      if (graph.degree(i) < 2)
-        throw_invalid("candidates", "point ", i, " has ", graph.degree(i),
-                      " candidate(s), but a normal distribution needs >= 2 neighbors (1 pairwise distance): "
-                      "give the candidate selector k >= 2");
-
-    std::vector<unsigned char> keep(indices.size(), 0);
-    std::vector<detail::GaussianScratch> scratch(static_cast<std::size_t>(max_threads()));
-    cand.for_each_point([&](index_t i) {
-      detail::GaussianScratch& s = scratch[std::size_t(thread_index())];
-      const index_t k = graph.degree(i);
-      s.gather(rows, graph.neighbors(i));
-      // The k(k-1)/2 pairwise distances, row by row of the upper triangle.
-      const std::size_t m = std::size_t(k) * std::size_t(k - 1) / 2;
-      s.distances.resize(m + std::size_t(k));
-      double* out = s.distances.data();
-      for (index_t a = 0; a + 1 < k; ++a) {
-        for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = s.coords[std::size_t(c * k + a)];
-        s.distances_to(k, a + 1, out);
-        out += k - a - 1;
-      }
-      // Two passes over the cached distances: mean, then the spread around it (stable).
-      const double* pairwise = s.distances.data();
-      const double mu = detail::interleaved_sum(m, [&](std::size_t t) { return pairwise[t]; }) / double(m);
-      const double sigma = std::sqrt(detail::interleaved_sum(m, [&](std::size_t t) {
-                                       return (pairwise[t] - mu) * (pairwise[t] - mu);
-                                     }) / double(m));
-
-      double* radial = s.distances.data() + m;
-      const T* xi = rows.row(i);
-      for (Eigen::Index c = 0; c < rows.cols; ++c) s.point[c] = double(xi[c]);
-      s.distances_to(k, 0, radial);
-      const offset_t first = offsets[i];
-      if (options.rule == GaussianRule::spread) {
-        for (index_t a = 0; a < k; ++a) keep[first + a] = radial[a] <= mu + options.z * sigma;
-      } else {
-        // Highest density = smallest |d - mu|; ties: nearer first (lists are nearest first).
-        s.ranked.clear();
-        for (index_t a = 0; a < k; ++a) s.ranked.emplace_back(std::abs(radial[a] - mu), a);
-        const index_t kept = detail::ceil_fraction(options.keep_fraction, k);
-        std::nth_element(s.ranked.begin(), s.ranked.begin() + kept, s.ranked.end());  // the kept smallest, unordered
-        for (index_t r = 0; r < kept; ++r) keep[first + s.ranked[r].second] = 1;
-      }
-    });
-    const std::string rule = options.rule == GaussianRule::spread
-                                 ? detail::concat("z=", options.z)
-                                 : detail::concat("most_probable, keep_fraction=", options.keep_fraction);
-    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
-                                   detail::concat("gaussian_pruned(", rule, ") on ", graph.selection().selector));
+    return detail::gaussian_rule<T>(detail::candidate_graph(candidates, X, options.progress), X.derived(), options);
   }
 };
 

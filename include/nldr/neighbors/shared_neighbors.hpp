@@ -5,6 +5,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/pruning.hpp>
@@ -41,6 +42,53 @@ struct SharedNeighborsOptions {
   }
 };
 
+namespace detail {
+
+/// SharedNeighbors's rule on its candidates (compiled once in nldr::registry: core/precompiled.hpp).
+template <Real T>
+NeighborGraph<T> shared_neighbors_rule(const CandidateGraph<T>& cand, const SharedNeighborsOptions& options) {
+  const NeighborGraph<T>& graph = cand.graph;
+  const index_t n = graph.size();
+  const auto offsets = graph.offsets();
+  const auto indices = graph.indices();
+  index_t k = 0;
+  for (index_t i = 0; i < n; ++i) k = std::max(k, graph.degree(i));
+  const index_t threshold = detail::ceil_fraction(options.ratio, k);
+
+  // S(i, j) by marks: N(i) is marked in a per-thread bit set (N / 8 bytes: in L1 for N up to
+  // a few 1e5), then the members of N(j) are looked up. Branch-free, no sorted copies. S is
+  // symmetric, so each pair is counted once, from its entry with i < j (or its only entry),
+  // and the decision is written to both entries.
+  std::vector<std::vector<std::uint64_t>> marks(std::size_t(max_threads()),
+                                                std::vector<std::uint64_t>(std::size_t(n) / 64 + 1, 0));
+  std::vector<unsigned char> keep(indices.size(), 0);
+  cand.for_each_point([&](index_t i) {
+    std::uint64_t* marked = marks[std::size_t(thread_index())].data();
+    const auto list = graph.neighbors(i);
+    for (const index_t m : list) marked[m / 64] |= std::uint64_t(1) << (m % 64);
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      const index_t j = indices[e];
+      const offset_t twin = cand.reverse[e];
+      if (twin >= 0 && j < i) continue;  // decided from j's list
+      index_t shared = 0;
+      for (const index_t m : graph.neighbors(j)) shared += index_t((marked[m / 64] >> (m % 64)) & 1);
+      keep[e] = shared >= threshold;
+      if (twin >= 0) keep[twin] = keep[e];
+    }
+    for (const index_t m : list) marked[m / 64] = 0;
+  });
+  return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
+                                 detail::concat("shared_neighbors(ratio=", options.ratio, ", threshold=", threshold,
+                                                ") on ", graph.selection().selector));
+}
+
+NLDR_PRECOMPILED(NeighborGraph<float> shared_neighbors_rule<float>(
+    const CandidateGraph<float>&, const SharedNeighborsOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> shared_neighbors_rule<double>(
+    const CandidateGraph<double>&, const SharedNeighborsOptions&))
+
+}  // namespace detail
+
 /// Shared-nearest-neighbor pruning. Candidates: the lists N(i) of `candidates` (kNN(k) by
 /// default); k = the longest candidate list (k for kNN). For every candidate entry (i -> j),
 /// S(i, j) = |N(i) ∩ N(j)| (neither point counts as its own neighbor), and the pair is kept iff
@@ -74,40 +122,7 @@ struct SharedNeighbors {
       throw_invalid("ratio", "ratio = ", options.ratio,
                     " must lie in (0, 1): the threshold ceil(ratio * k) must be between 1 and k (Roy 2015 uses 0.4)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
-    const NeighborGraph<T>& graph = cand.graph;
-    const index_t n = graph.size();
-    const auto offsets = graph.offsets();
-    const auto indices = graph.indices();
-    index_t k = 0;
-    for (index_t i = 0; i < n; ++i) k = std::max(k, graph.degree(i));
-    const index_t threshold = detail::ceil_fraction(options.ratio, k);
-
-    // S(i, j) by marks: N(i) is marked in a per-thread bit set (N / 8 bytes: in L1 for N up to
-    // a few 1e5), then the members of N(j) are looked up. Branch-free, no sorted copies. S is
-    // symmetric, so each pair is counted once, from its entry with i < j (or its only entry),
-    // and the decision is written to both entries.
-    std::vector<std::vector<std::uint64_t>> marks(std::size_t(max_threads()),
-                                                  std::vector<std::uint64_t>(std::size_t(n) / 64 + 1, 0));
-    std::vector<unsigned char> keep(indices.size(), 0);
-    cand.for_each_point([&](index_t i) {
-      std::uint64_t* marked = marks[std::size_t(thread_index())].data();
-      const auto list = graph.neighbors(i);
-      for (const index_t m : list) marked[m / 64] |= std::uint64_t(1) << (m % 64);
-      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-        const index_t j = indices[e];
-        const offset_t twin = cand.reverse[e];
-        if (twin >= 0 && j < i) continue;  // decided from j's list
-        index_t shared = 0;
-        for (const index_t m : graph.neighbors(j)) shared += index_t((marked[m / 64] >> (m % 64)) & 1);
-        keep[e] = shared >= threshold;
-        if (twin >= 0) keep[twin] = keep[e];
-      }
-      for (const index_t m : list) marked[m / 64] = 0;
-    });
-    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
-                                   detail::concat("shared_neighbors(ratio=", options.ratio, ", threshold=", threshold,
-                                                  ") on ", graph.selection().selector));
+    return detail::shared_neighbors_rule<T>(detail::candidate_graph(candidates, X, options.progress), options);
   }
 };
 

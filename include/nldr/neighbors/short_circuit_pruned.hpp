@@ -5,6 +5,7 @@
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
@@ -83,6 +84,115 @@ struct ShortCircuitOptions {
   }
 };
 
+namespace detail {
+
+/// ShortCircuitPruned's rule on its candidates, with the index Index; lists_answer: the candidate lists
+/// cover their radius (lists_cover_their_radius). Compiled once in nldr::registry for the k-d tree boxes
+/// (core/precompiled.hpp).
+template <class Index, bool lists_answer, Real T>
+NeighborGraph<T> short_circuit_rule(const CandidateGraph<T>& cand, const PointsRef<T>& X,
+                                    const ShortCircuitOptions& options) {
+  const NeighborGraph<T>& graph = cand.graph;
+  const index_t n = graph.size();
+  for (index_t i = 0; i < n; ++i)
+    if (graph.degree(i) < options.scale_neighbors)
+      throw_invalid("scale_neighbors", "scale_neighbors = ", options.scale_neighbors, " but point ", i, " has only ",
+                    graph.degree(i), " candidate(s): lower scale_neighbors or give the candidate selector a larger k");
+  const detail::PointRows<T> rows(X);
+  const Eigen::Index dim = rows.cols;
+  const typename Index::template index<T> index(X);
+
+  // Eq. 4: the local scale of every point.
+  std::vector<T> scale(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) {
+    const auto d = graph.distances(i);
+    double sum = 0;
+    for (index_t a = 0; a < options.scale_neighbors; ++a) sum += double(d[a]);
+    scale[i] = T(sum / double(options.scale_neighbors));
+  }
+
+  const auto offsets = graph.offsets();
+  const auto indices = graph.indices();
+  std::vector<unsigned char> keep(indices.size(), 0);
+  const index_t enough = options.threshold + 1;  // a count that decides "keep"
+  // A box inside the ball of radius r around a point p, r its distance to its last candidate,
+  // holds only p and candidates of p when the candidate selector lists every point nearer
+  // than that (lists_cover_their_radius, e.g. KNearest): p's list counts it exactly, without
+  // a query. `ball_slack` covers the rounding of the stored distances (relative
+  // (D + 3) eps in T, doubled) and of the bound itself.
+  const double ball_slack = 1 + 4 * double(dim + 3) * double(std::numeric_limits<T>::epsilon());
+  std::vector<detail::BoxScratch<T>> scratch(static_cast<std::size_t>(max_threads()), detail::BoxScratch<T>(dim));
+  cand.for_each_point([&](index_t i) {
+    detail::BoxScratch<T>& s = scratch[std::size_t(thread_index())];
+    const T* lo = s.lo.data();
+    const T* hi = s.hi.data();
+    auto inside = [&](index_t p) {  // branch-free: whether a point is inside is unpredictable
+      const T* x = rows.row(p);
+      bool in = true;
+      for (Eigen::Index c = 0; c < dim; ++c) in &= (lo[c] <= x[c]) & (x[c] <= hi[c]);
+      return in;
+    };
+    auto box_within_ball = [&](index_t p) {
+      const T* x = rows.row(p);
+      double reach = 0;  // distance from x_p to the farthest corner of the box
+      for (Eigen::Index c = 0; c < dim; ++c) {
+        const double far = std::max(double(x[c]) - double(lo[c]), double(hi[c]) - double(x[c]));
+        reach += far * far;
+      }
+      return std::sqrt(reach) * ball_slack < double(graph.distances(p).back());
+    };
+    index_t gathered = -1;  // whose list s.columns holds
+    auto count_from_list = [&](index_t p) {
+      if (gathered != p) detail::gather_columns(rows, graph.neighbors(p), s.columns);
+      gathered = p;
+      return index_t(inside(p)) + s.count_columns_in_box(graph.degree(p), enough);
+    };
+    // C_ij capped at `enough`: the endpoints, else the list of an endpoint whose ball covers the
+    // box, else that of one of their candidates (the box is near both), else the index.
+    auto box_count = [&](index_t j) -> index_t {
+      const index_t endpoints = index_t(inside(i)) + index_t(inside(j));
+      if (endpoints >= enough) return endpoints;
+      if constexpr (lists_answer) {
+        for (const index_t p : {i, j})
+          if (box_within_ball(p)) return count_from_list(p);
+        for (const index_t p : {i, j})
+          for (const index_t q : graph.neighbors(p))
+            if (box_within_ball(q)) return count_from_list(q);
+      }
+      return index.count_in_box(std::span<const T>(s.lo), std::span<const T>(s.hi), enough);
+    };
+    const T* xi = rows.row(i);
+    for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+      const index_t j = indices[e];
+      const offset_t twin = cand.reverse[e];
+      if (twin >= 0 && j < i) continue;  // decided from j's list
+      const T* xj = rows.row(j);
+      const T eps = std::min(scale[i], scale[j]);
+      for (Eigen::Index c = 0; c < dim; ++c) {
+        const T mid = (xi[c] + xj[c]) / T(2);
+        s.lo[c] = mid - eps;
+        s.hi[c] = mid + eps;
+      }
+      keep[e] = box_count(j) >= enough;
+      if (twin >= 0) keep[twin] = keep[e];
+    }
+  });
+  return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
+                                 detail::concat("short_circuit(threshold=", options.threshold, ", scale_neighbors=",
+                                                options.scale_neighbors, ") on ", graph.selection().selector));
+}
+
+NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<KdTreeBoxes, true, float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<KdTreeBoxes, false, float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<KdTreeBoxes, true, double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<KdTreeBoxes, false, double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
+
+}  // namespace detail
+
 /// Short-circuit pruning. Candidates: the lists of `candidates`, kNN with a relatively large K
 /// (the paper recommends 1-5% of N; KNearest{40} on 2000 points). For each candidate pair
 /// (i, j): midpoint m = (x_i + x_j) / 2, eps_ij = min(S(x_i), S(x_j)) and
@@ -134,97 +244,8 @@ struct ShortCircuitPruned {
       throw_invalid("threshold", "threshold = ", options.threshold,
                     " must be >= 0 (Xia et al. 2008 prune empty boxes: 0)");
     detail::validate_min_neighbors(options.min_neighbors);
-    const detail::CandidateGraph<T> cand = detail::candidate_graph(candidates, X, options.progress);
-    const NeighborGraph<T>& graph = cand.graph;
-    const index_t n = graph.size();
-    for (index_t i = 0; i < n; ++i)
-      if (graph.degree(i) < options.scale_neighbors)
-        throw_invalid("scale_neighbors", "scale_neighbors = ", options.scale_neighbors, " but point ", i, " has only ",
-                      graph.degree(i), " candidate(s): lower scale_neighbors or give the candidate selector a larger k");
-    const PointsRef<T> ref(X.derived());
-    const detail::PointRows<T> rows(ref);
-    const Eigen::Index dim = rows.cols;
-    const typename Index::template index<T> index(ref);
-
-    // Eq. 4: the local scale of every point.
-    std::vector<T> scale(static_cast<std::size_t>(n));
-    for (index_t i = 0; i < n; ++i) {
-      const auto d = graph.distances(i);
-      double sum = 0;
-      for (index_t a = 0; a < options.scale_neighbors; ++a) sum += double(d[a]);
-      scale[i] = T(sum / double(options.scale_neighbors));
-    }
-
-    const auto offsets = graph.offsets();
-    const auto indices = graph.indices();
-    std::vector<unsigned char> keep(indices.size(), 0);
-    const index_t enough = options.threshold + 1;  // a count that decides "keep"
-    // A box inside the ball of radius r around a point p, r its distance to its last candidate,
-    // holds only p and candidates of p when the candidate selector lists every point nearer
-    // than that (lists_cover_their_radius, e.g. KNearest): p's list counts it exactly, without
-    // a query. `ball_slack` covers the rounding of the stored distances (relative
-    // (D + 3) eps in T, doubled) and of the bound itself.
-    constexpr bool lists_answer = lists_cover_their_radius<Candidates>;
-    const double ball_slack = 1 + 4 * double(dim + 3) * double(std::numeric_limits<T>::epsilon());
-    std::vector<detail::BoxScratch<T>> scratch(static_cast<std::size_t>(max_threads()), detail::BoxScratch<T>(dim));
-    cand.for_each_point([&](index_t i) {
-      detail::BoxScratch<T>& s = scratch[std::size_t(thread_index())];
-      const T* lo = s.lo.data();
-      const T* hi = s.hi.data();
-      auto inside = [&](index_t p) {  // branch-free: whether a point is inside is unpredictable
-        const T* x = rows.row(p);
-        bool in = true;
-        for (Eigen::Index c = 0; c < dim; ++c) in &= (lo[c] <= x[c]) & (x[c] <= hi[c]);
-        return in;
-      };
-      auto box_within_ball = [&](index_t p) {
-        const T* x = rows.row(p);
-        double reach = 0;  // distance from x_p to the farthest corner of the box
-        for (Eigen::Index c = 0; c < dim; ++c) {
-          const double far = std::max(double(x[c]) - double(lo[c]), double(hi[c]) - double(x[c]));
-          reach += far * far;
-        }
-        return std::sqrt(reach) * ball_slack < double(graph.distances(p).back());
-      };
-      index_t gathered = -1;  // whose list s.columns holds
-      auto count_from_list = [&](index_t p) {
-        if (gathered != p) detail::gather_columns(rows, graph.neighbors(p), s.columns);
-        gathered = p;
-        return index_t(inside(p)) + s.count_columns_in_box(graph.degree(p), enough);
-      };
-      // C_ij capped at `enough`: the endpoints, else the list of an endpoint whose ball covers the
-      // box, else that of one of their candidates (the box is near both), else the index.
-      auto box_count = [&](index_t j) -> index_t {
-        const index_t endpoints = index_t(inside(i)) + index_t(inside(j));
-        if (endpoints >= enough) return endpoints;
-        if constexpr (lists_answer) {
-          for (const index_t p : {i, j})
-            if (box_within_ball(p)) return count_from_list(p);
-          for (const index_t p : {i, j})
-            for (const index_t q : graph.neighbors(p))
-              if (box_within_ball(q)) return count_from_list(q);
-        }
-        return index.count_in_box(std::span<const T>(s.lo), std::span<const T>(s.hi), enough);
-      };
-      const T* xi = rows.row(i);
-      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-        const index_t j = indices[e];
-        const offset_t twin = cand.reverse[e];
-        if (twin >= 0 && j < i) continue;  // decided from j's list
-        const T* xj = rows.row(j);
-        const T eps = std::min(scale[i], scale[j]);
-        for (Eigen::Index c = 0; c < dim; ++c) {
-          const T mid = (xi[c] + xj[c]) / T(2);
-          s.lo[c] = mid - eps;
-          s.hi[c] = mid + eps;
-        }
-        keep[e] = box_count(j) >= enough;
-        if (twin >= 0) keep[twin] = keep[e];
-      }
-    });
-    return detail::assemble_pruned(cand, std::move(keep), {options.min_neighbors, options.reconnect},
-                                   detail::concat("short_circuit(threshold=", options.threshold, ", scale_neighbors=",
-                                                  options.scale_neighbors, ") on ", graph.selection().selector));
+    return detail::short_circuit_rule<Index, lists_cover_their_radius<Candidates>, T>(
+        detail::candidate_graph(candidates, X, options.progress), X.derived(), options);
   }
 };
 

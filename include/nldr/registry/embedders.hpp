@@ -7,6 +7,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/iteration.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
@@ -25,7 +26,6 @@
 #include <nldr/embed/umap.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/registry/any_model.hpp>
-#include <nldr/registry/compiled.hpp>
 #include <nldr/registry/described_parameters.hpp>
 #include <nldr/registry/parameters.hpp>
 
@@ -243,7 +243,7 @@ inline constexpr std::array<std::string_view, 1> mds_aliases{"classical-mds"};
 inline constexpr std::array<std::string_view, 2> laplacian_aliases{"laplacian", "spectral"};
 inline constexpr std::array<std::string_view, 1> tsne_aliases{"t-sne"};
 
-// A template only so that the table is instantiated where it is used (registry/compiled.hpp).
+// A template only so that the table is instantiated where it is used (core/precompiled.hpp).
 template <class Unused>
 const std::vector<EmbedderInfo>& embedder_table() {
   static const std::vector<EmbedderInfo> table{
@@ -290,14 +290,12 @@ const std::vector<EmbedderInfo>& embedder_table() {
   };
   return table;
 }
-#if defined(NLDR_REGISTRY_COMPILED)
-extern template const std::vector<EmbedderInfo>& embedder_table<void>();
-#endif
+NLDR_PRECOMPILED(const std::vector<EmbedderInfo>& embedder_table<void>())
 
 }  // namespace detail
 
 /// Every registered method, in the order the tool lists them.
-/// (`Unused` defers the table's instantiation to the first call: registry/compiled.hpp.)
+/// (`Unused` defers the table's instantiation to the first call: core/precompiled.hpp.)
 template <class Unused = void>
 std::span<const EmbedderInfo> embedders() {
   return detail::embedder_table<Unused>();

@@ -5,6 +5,7 @@
 
 #include <nldr/core/described.hpp>
 #include <nldr/core/error.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/approximate_knn.hpp>
@@ -18,7 +19,6 @@
 #if defined(NLDR_HAVE_BOOST)
 #include <nldr/neighbors/rstar_box_index.hpp>
 #endif
-#include <nldr/registry/compiled.hpp>
 #include <nldr/registry/described_parameters.hpp>
 #include <nldr/registry/parameters.hpp>
 
@@ -150,7 +150,7 @@ struct ShortCircuitSelection {
 // Every build lists the same selectors: one that needs an optional dependency the build lacks (hnswlib
 // for approx-knn, Boost for short-circuit's rstar index) says so when it is used, so the tool's help,
 // Python's names and the docs do not change with the build.
-// A template only so that the table is instantiated where it is used (registry/compiled.hpp).
+// A template only so that the table is instantiated where it is used (core/precompiled.hpp).
 template <class Unused>
 const std::vector<SelectorInfo>& selector_table() {
   static const std::vector<SelectorInfo> table{
@@ -205,14 +205,12 @@ const std::vector<SelectorInfo>& selector_table() {
   };
   return table;
 }
-#if defined(NLDR_REGISTRY_COMPILED)
-extern template const std::vector<SelectorInfo>& selector_table<void>();
-#endif
+NLDR_PRECOMPILED(const std::vector<SelectorInfo>& selector_table<void>())
 
 }  // namespace detail
 
 /// Every registered selector, in the order the tool lists them.
-/// (`Unused` defers the table's instantiation to the first call: registry/compiled.hpp.)
+/// (`Unused` defers the table's instantiation to the first call: core/precompiled.hpp.)
 template <class Unused = void>
 std::span<const SelectorInfo> selectors() {
   return detail::selector_table<Unused>();

@@ -8,6 +8,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/neighbors/detail/brute_force.hpp>
@@ -154,6 +155,10 @@ NeighborLists<T> exact_neighbors(const PointsRef<T>& points, SearchBackend backe
   }
   return lists;
 }
+
+NLDR_PRECOMPILED(NeighborLists<float> exact_neighbors<float>(const PointsRef<float>&, SearchBackend, index_t, double))
+NLDR_PRECOMPILED(NeighborLists<double> exact_neighbors<double>(
+    const PointsRef<double>&, SearchBackend, index_t, double))
 
 /// Exact k nearest neighbors of the points `queries` only (k <= N - 1), each list as
 /// KNearest would give it: by (distance, index), at the same distances. For checking an

@@ -13,6 +13,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
@@ -303,5 +304,10 @@ NeighborGraph<T> assemble_pruned(const CandidateGraph<T>& candidates, std::vecto
   report_progress(candidates.progress, 1, "pruning selector");
   return result;
 }
+
+NLDR_PRECOMPILED(NeighborGraph<float> assemble_pruned<float>(
+    const CandidateGraph<float>&, std::vector<unsigned char>, const PruningControl&, std::string))
+NLDR_PRECOMPILED(NeighborGraph<double> assemble_pruned<double>(
+    const CandidateGraph<double>&, std::vector<unsigned char>, const PruningControl&, std::string))
 
 }  // namespace nldr::detail
