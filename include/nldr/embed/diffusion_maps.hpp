@@ -127,37 +127,44 @@ struct DiffusionMapsModel : Embedding<T> {
   }
 
  private:
-  template <class Derived>
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
-    const Eigen::Index dim = this->coordinates.cols();
-    Matrix<T> Y = routines::place_by_neighbors(
-        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
-          std::vector<double> kernel(members.size());
-          double q = 0;
-          for (std::size_t a = 0; a < members.size(); ++a) {
-            const double dist = double(distances[a]);
-            kernel[a] = std::exp(-dist * dist / bandwidth);
-            q += kernel[a];
-          }
-          Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(dim);
-          if (!(q > 0))  // every kernel value underflows: a NaN row, refused below
-            return Eigen::RowVectorXd(Eigen::RowVectorXd::Constant(dim, std::numeric_limits<double>::quiet_NaN()));
-          double degree = 0;
-          for (std::size_t a = 0; a < members.size(); ++a) {
-            const double w = kernel[a] / std::pow(q * kernel_degrees[members[a]], alpha);
-            sum += w * this->coordinates.row(members[a]).template cast<double>();
-            degree += w;
-          }
-          return Eigen::RowVectorXd((sum / degree).cwiseQuotient(this->eigenvalues.transpose().template cast<double>()));
-        });
-    for (Eigen::Index p = 0; p < Y.rows(); ++p)
-      if (!Y.row(p).allFinite())
-        throw_invalid("X_new", "X_new row ", p, " is so far from the training points that the kernel to all its ",
-                      neighbors.offsets[p + 1] - neighbors.offsets[p], " training neighbors underflows to 0 ",
-                      "(bandwidth = ", bandwidth, "): it cannot be placed; raise the bandwidth");
-    return Y;
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
+
+template <Real T>
+Matrix<T> DiffusionMapsModel<T>::place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const {
+  const Eigen::Index dim = this->coordinates.cols();
+  Matrix<T> Y = routines::place_by_neighbors(
+      neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+        std::vector<double> kernel(members.size());
+        double q = 0;
+        for (std::size_t a = 0; a < members.size(); ++a) {
+          const double dist = double(distances[a]);
+          kernel[a] = std::exp(-dist * dist / bandwidth);
+          q += kernel[a];
+        }
+        Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(dim);
+        if (!(q > 0))  // every kernel value underflows: a NaN row, refused below
+          return Eigen::RowVectorXd(Eigen::RowVectorXd::Constant(dim, std::numeric_limits<double>::quiet_NaN()));
+        double degree = 0;
+        for (std::size_t a = 0; a < members.size(); ++a) {
+          const double w = kernel[a] / std::pow(q * kernel_degrees[members[a]], alpha);
+          sum += w * this->coordinates.row(members[a]).template cast<double>();
+          degree += w;
+        }
+        return Eigen::RowVectorXd((sum / degree).cwiseQuotient(this->eigenvalues.transpose().template cast<double>()));
+      });
+  for (Eigen::Index p = 0; p < Y.rows(); ++p)
+    if (!Y.row(p).allFinite())
+      throw_invalid("X_new", "X_new row ", p, " is so far from the training points that the kernel to all its ",
+                    neighbors.offsets[p + 1] - neighbors.offsets[p], " training neighbors underflows to 0 ",
+                    "(bandwidth = ", bandwidth, "): it cannot be placed; raise the bandwidth");
+  return Y;
+}
+
+NLDR_PRECOMPILED(Matrix<float> DiffusionMapsModel<float>::place(
+    const detail::NeighborLists<float>&, const PointsRef<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> DiffusionMapsModel<double>::place(
+    const detail::NeighborLists<double>&, const PointsRef<double>&) const)
 
 namespace detail {
 

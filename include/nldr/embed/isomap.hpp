@@ -161,14 +161,20 @@ struct IsomapModel : Embedding<T> {
   }
 
  private:
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const {
-    if (geodesics_single.size() > 0)
-      return routines::place_by_geodesics<T>(neighbors, geodesics_single, this->coordinates, pseudo_inverse,
-                                             mean_squared);
-    return routines::place_by_geodesics<T>(neighbors, geodesics_double, this->coordinates, pseudo_inverse,
-                                           mean_squared);
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const;
 };
+
+template <Real T>
+Matrix<T> IsomapModel<T>::place(const detail::NeighborLists<T>& neighbors) const {
+  if (geodesics_single.size() > 0)
+    return routines::place_by_geodesics<T>(neighbors, geodesics_single, this->coordinates, pseudo_inverse,
+                                           mean_squared);
+  return routines::place_by_geodesics<T>(neighbors, geodesics_double, this->coordinates, pseudo_inverse,
+                                         mean_squared);
+}
+
+NLDR_PRECOMPILED(Matrix<float> IsomapModel<float>::place(const detail::NeighborLists<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> IsomapModel<double>::place(const detail::NeighborLists<double>&) const)
 
 /// Isomap embedding of X along a neighbor graph from any selector.
 ///

@@ -176,11 +176,17 @@ struct LandmarkIsomapModel : Embedding<T> {
   }
 
  private:
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const {
-    return routines::place_by_geodesics<T>(neighbors, geodesics_to_landmarks, this->coordinates, pseudo_inverse,
-                                           mean_squared);
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors) const;
 };
+
+template <Real T>
+Matrix<T> LandmarkIsomapModel<T>::place(const detail::NeighborLists<T>& neighbors) const {
+  return routines::place_by_geodesics<T>(neighbors, geodesics_to_landmarks, this->coordinates, pseudo_inverse,
+                                         mean_squared);
+}
+
+NLDR_PRECOMPILED(Matrix<float> LandmarkIsomapModel<float>::place(const detail::NeighborLists<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> LandmarkIsomapModel<double>::place(const detail::NeighborLists<double>&) const)
 
 /// Landmark Isomap of X along a neighbor graph from any selector (union-symmetrized, Euclidean
 /// edge lengths recomputed from X, as Isomap).

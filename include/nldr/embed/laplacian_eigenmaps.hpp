@@ -108,24 +108,32 @@ struct LaplacianEigenmapsModel : Embedding<T> {
   }
 
  private:
-  template <class Derived>
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
-    const Eigen::ArrayXd inverse_retention = (1.0 - this->eigenvalues.template cast<double>().array()).inverse();
-    return routines::place_by_neighbors(
-        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
-          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(this->coordinates.cols());
-          double degree = 0;
-          for (std::size_t a = 0; a < members.size(); ++a) {
-            const double dist = double(distances[a]);
-            const double w = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
-            y += w * this->coordinates.row(members[a]).template cast<double>();
-            degree += w;
-          }
-          if (!(degree > 0)) return Eigen::RowVectorXd(this->coordinates.row(members[0]).template cast<double>());
-          return Eigen::RowVectorXd((y / degree).array() * inverse_retention.transpose());
-        });
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
+
+template <Real T>
+Matrix<T> LaplacianEigenmapsModel<T>::place(const detail::NeighborLists<T>& neighbors,
+                                            const PointsRef<T>& X_new) const {
+  const Eigen::ArrayXd inverse_retention = (1.0 - this->eigenvalues.template cast<double>().array()).inverse();
+  return routines::place_by_neighbors(
+      neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd&, auto members, auto distances) {
+        Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(this->coordinates.cols());
+        double degree = 0;
+        for (std::size_t a = 0; a < members.size(); ++a) {
+          const double dist = double(distances[a]);
+          const double w = std::isinf(t) ? 1.0 : std::exp(-dist * dist / t);
+          y += w * this->coordinates.row(members[a]).template cast<double>();
+          degree += w;
+        }
+        if (!(degree > 0)) return Eigen::RowVectorXd(this->coordinates.row(members[0]).template cast<double>());
+        return Eigen::RowVectorXd((y / degree).array() * inverse_retention.transpose());
+      });
+}
+
+NLDR_PRECOMPILED(Matrix<float> LaplacianEigenmapsModel<float>::place(
+    const detail::NeighborLists<float>&, const PointsRef<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> LaplacianEigenmapsModel<double>::place(
+    const detail::NeighborLists<double>&, const PointsRef<double>&) const)
 
 namespace detail {
 

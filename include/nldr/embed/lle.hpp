@@ -130,22 +130,29 @@ struct LleModel : Embedding<T> {
   }
 
  private:
-  template <class Derived>
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
-    const Eigen::Index d = this->coordinates.cols();
-    const Matrix<T>& points = training.points.points();
-    return routines::place_by_neighbors(
-        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
-          const auto k = index_t(members.size());
-          Eigen::MatrixXd Z(k, points.cols());
-          for (index_t a = 0; a < k; ++a) Z.row(a) = points.row(members[a]).template cast<double>() - x;
-          const Eigen::VectorXd w = detail::barycenter_weights(Z, reg);
-          Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d);
-          for (index_t a = 0; a < k; ++a) y += w[a] * this->coordinates.row(members[a]).template cast<double>();
-          return y;
-        });
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
+
+template <Real T>
+Matrix<T> LleModel<T>::place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const {
+  const Eigen::Index d = this->coordinates.cols();
+  const Matrix<T>& points = training.points.points();
+  return routines::place_by_neighbors(
+      neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+        const auto k = index_t(members.size());
+        Eigen::MatrixXd Z(k, points.cols());
+        for (index_t a = 0; a < k; ++a) Z.row(a) = points.row(members[a]).template cast<double>() - x;
+        const Eigen::VectorXd w = detail::barycenter_weights(Z, reg);
+        Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d);
+        for (index_t a = 0; a < k; ++a) y += w[a] * this->coordinates.row(members[a]).template cast<double>();
+        return y;
+      });
+}
+
+NLDR_PRECOMPILED(Matrix<float> LleModel<float>::place(
+    const detail::NeighborLists<float>&, const PointsRef<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> LleModel<double>::place(
+    const detail::NeighborLists<double>&, const PointsRef<double>&) const)
 
 /// Fewest neighbors per point each variant needs for dimension d: standard and modified d + 1 (the
 /// weights must span d directions), hessian 1 + d + d(d+1)/2 (a full quadratic fit in d variables).

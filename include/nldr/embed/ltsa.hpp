@@ -95,34 +95,41 @@ struct LtsaModel : Embedding<T> {
   }
 
  private:
-  template <class Derived>
-  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
-    const Eigen::Index d = this->coordinates.cols();
-    const Matrix<T>& points = training.points.points();
-    return routines::place_by_neighbors(
-        neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
-          const auto k = index_t(members.size());
-          Eigen::MatrixXd Z = detail::neighborhood(points.template cast<double>(), members,
-                                                   Eigen::RowVectorXd::Zero(points.cols()));
-          const Eigen::RowVectorXd mean = Z.colwise().mean();
-          Z.rowwise() -= mean;
-          const detail::LocalSpectrum local = detail::gram_spectrum(Z);
-          // Tangent directions in input space: Z^T u_a / sigma_a (unit); a degenerate direction stays 0.
-          Eigen::MatrixXd tangent = Eigen::MatrixXd::Zero(points.cols(), d);
-          for (Eigen::Index a = 0; a < d; ++a)
-            if (local.values[a] > 0) tangent.col(a) = Z.transpose() * local.vectors.col(a) / std::sqrt(local.values[a]);
-          Eigen::MatrixXd design(k, d + 1);
-          design.col(0).setOnes();
-          design.rightCols(d) = Z * tangent;
-          Eigen::MatrixXd targets(k, d);
-          for (index_t a = 0; a < k; ++a) targets.row(a) = this->coordinates.row(members[a]).template cast<double>();
-          const Eigen::MatrixXd affine = design.colPivHouseholderQr().solve(targets);  // (d + 1) x d
-          Eigen::RowVectorXd local_x(d + 1);
-          local_x << 1.0, (x - mean) * tangent;
-          return Eigen::RowVectorXd(local_x * affine);
-        });
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
+
+template <Real T>
+Matrix<T> LtsaModel<T>::place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const {
+  const Eigen::Index d = this->coordinates.cols();
+  const Matrix<T>& points = training.points.points();
+  return routines::place_by_neighbors(
+      neighbors, this->coordinates, X_new, [&](const Eigen::RowVectorXd& x, auto members, auto) {
+        const auto k = index_t(members.size());
+        Eigen::MatrixXd Z = detail::neighborhood(points.template cast<double>(), members,
+                                                 Eigen::RowVectorXd::Zero(points.cols()));
+        const Eigen::RowVectorXd mean = Z.colwise().mean();
+        Z.rowwise() -= mean;
+        const detail::LocalSpectrum local = detail::gram_spectrum(Z);
+        // Tangent directions in input space: Z^T u_a / sigma_a (unit); a degenerate direction stays 0.
+        Eigen::MatrixXd tangent = Eigen::MatrixXd::Zero(points.cols(), d);
+        for (Eigen::Index a = 0; a < d; ++a)
+          if (local.values[a] > 0) tangent.col(a) = Z.transpose() * local.vectors.col(a) / std::sqrt(local.values[a]);
+        Eigen::MatrixXd design(k, d + 1);
+        design.col(0).setOnes();
+        design.rightCols(d) = Z * tangent;
+        Eigen::MatrixXd targets(k, d);
+        for (index_t a = 0; a < k; ++a) targets.row(a) = this->coordinates.row(members[a]).template cast<double>();
+        const Eigen::MatrixXd affine = design.colPivHouseholderQr().solve(targets);  // (d + 1) x d
+        Eigen::RowVectorXd local_x(d + 1);
+        local_x << 1.0, (x - mean) * tangent;
+        return Eigen::RowVectorXd(local_x * affine);
+      });
+}
+
+NLDR_PRECOMPILED(Matrix<float> LtsaModel<float>::place(
+    const detail::NeighborLists<float>&, const PointsRef<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> LtsaModel<double>::place(
+    const detail::NeighborLists<double>&, const PointsRef<double>&) const)
 
 namespace detail {
 

@@ -77,12 +77,18 @@ struct SammonModel : MajorizationModel<T, SammonModel<T>> {
   friend MajorizationModel<T, SammonModel<T>>;
   /// transform() places each new point where its own Sammon stress sum_i (delta_i - ||y - y_i||)^2 / delta_i
   /// to the N training points is least, by the single-point majorization update.
-  Matrix<T> place(const Matrix<double>& targets) const {
-    return detail::place_points(this->coordinates.template cast<double>(), targets, true, this->transform_iterations,
-                                this->transform_tolerance)
-        .template cast<T>();
-  }
+  Matrix<T> place(const Matrix<double>& targets) const;
 };
+
+template <Real T>
+Matrix<T> SammonModel<T>::place(const Matrix<double>& targets) const {
+  return detail::place_points(this->coordinates.template cast<double>(), targets, true, this->transform_iterations,
+                              this->transform_tolerance)
+      .template cast<T>();
+}
+
+NLDR_PRECOMPILED(Matrix<float> SammonModel<float>::place(const Matrix<double>&) const)
+NLDR_PRECOMPILED(Matrix<double> SammonModel<double>::place(const Matrix<double>&) const)
 
 /// Sammon's mapping of points (Euclidean distances) or of dissimilarities.
 ///

@@ -108,25 +108,7 @@ struct SmacofModel : MajorizationModel<T, SmacofModel<T>> {
   /// sum_i (dhat_i - ||y - y_i||)^2, is least, by the single-point Guttman update (dhat_i = the
   /// Euclidean distance; non-metric: its image under the fitted monotone map, linear between knots,
   /// constant beyond the ends).
-  Matrix<T> place(Matrix<double> targets) const {
-    const Matrix<double> X = this->coordinates.template cast<double>();
-    if (metric)
-      return detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance)
-          .template cast<T>();
-    // Non-metric: the disparities of the dissimilarities; a duplicate of a training point (dissimilarity
-    // 0, whose disparity need not be 0) still lands on it.
-    std::vector<Eigen::Index> duplicate_of(std::size_t(targets.rows()), -1);
-    for (Eigen::Index p = 0; p < targets.rows(); ++p) {
-      Eigen::Index nearest = 0;
-      if (targets.row(p).minCoeff(&nearest) == 0) duplicate_of[std::size_t(p)] = nearest;
-      for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
-    }
-    Matrix<T> Y =
-        detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance).template cast<T>();
-    for (Eigen::Index p = 0; p < Y.rows(); ++p)
-      if (duplicate_of[std::size_t(p)] >= 0) Y.row(p) = this->coordinates.row(duplicate_of[std::size_t(p)]);
-    return Y;
-  }
+  Matrix<T> place(Matrix<double> targets) const;
   double disparity_of(double delta) const {
     const auto upper = std::upper_bound(map_dissimilarities.begin(), map_dissimilarities.end(), delta);
     if (upper == map_dissimilarities.begin()) return map_disparities.front();
@@ -136,6 +118,30 @@ struct SmacofModel : MajorizationModel<T, SmacofModel<T>> {
     return map_disparities[b - 1] + t * (map_disparities[b] - map_disparities[b - 1]);
   }
 };
+
+template <Real T>
+Matrix<T> SmacofModel<T>::place(Matrix<double> targets) const {
+  const Matrix<double> X = this->coordinates.template cast<double>();
+  if (metric)
+    return detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance)
+        .template cast<T>();
+  // Non-metric: the disparities of the dissimilarities; a duplicate of a training point (dissimilarity
+  // 0, whose disparity need not be 0) still lands on it.
+  std::vector<Eigen::Index> duplicate_of(std::size_t(targets.rows()), -1);
+  for (Eigen::Index p = 0; p < targets.rows(); ++p) {
+    Eigen::Index nearest = 0;
+    if (targets.row(p).minCoeff(&nearest) == 0) duplicate_of[std::size_t(p)] = nearest;
+    for (Eigen::Index i = 0; i < targets.cols(); ++i) targets(p, i) = disparity_of(targets(p, i));
+  }
+  Matrix<T> Y =
+      detail::place_points(X, targets, false, this->transform_iterations, this->transform_tolerance).template cast<T>();
+  for (Eigen::Index p = 0; p < Y.rows(); ++p)
+    if (duplicate_of[std::size_t(p)] >= 0) Y.row(p) = this->coordinates.row(duplicate_of[std::size_t(p)]);
+  return Y;
+}
+
+NLDR_PRECOMPILED(Matrix<float> SmacofModel<float>::place(Matrix<double>) const)
+NLDR_PRECOMPILED(Matrix<double> SmacofModel<double>::place(Matrix<double>) const)
 
 /// SMACOF multidimensional scaling of points (Euclidean distances) or of dissimilarities.
 ///
@@ -171,7 +177,7 @@ struct Smacof {
   /// distances: N x N dissimilarities (finite, >= 0, symmetric, zero diagonal), N >= 3.
   template <class Derived>
   SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input) const {
-    return fit_distances(input.matrix, [](Eigen::Index) { return Matrix<double>(); }, false);
+    return fit_dissimilarities(input.matrix, [](Eigen::Index) { return Matrix<double>(); }, false);
   }
 
   /// The same with weights (N x N, finite, >= 0, symmetric; 0 marks a missing dissimilarity, whose
@@ -180,14 +186,15 @@ struct Smacof {
   template <class Derived, class WeightDerived>
   SmacofModel<typename Derived::Scalar> fit(const Precomputed<Derived>& input,
                                             const Eigen::MatrixBase<WeightDerived>& weights) const {
-    return fit_distances(input.matrix, [&](Eigen::Index n) { return detail::validated_weights(weights, n); }, true);
+    return fit_dissimilarities(
+        input.matrix, [&](Eigen::Index n) { return detail::validated_weights(weights, n); }, true);
   }
 
  private:
   /// The fit on distances, with the weights weights_for(N) (empty: every weight 1).
   template <class Derived, class Weights>
-  SmacofModel<typename Derived::Scalar> fit_distances(const Eigen::MatrixBase<Derived>& distances,
-                                                      const Weights& weights_for, bool weighted) const {
+  SmacofModel<typename Derived::Scalar> fit_dissimilarities(const Eigen::MatrixBase<Derived>& distances,
+                                                            const Weights& weights_for, bool weighted) const {
     using T = typename Derived::Scalar;
     static_assert(Real<T>, "nldr::Smacof: the distances must be float or double");
     check_memory_for(distances.rows(), weighted);

@@ -193,48 +193,54 @@ struct TsneModel : Embedding<T> {
       throw_invalid("model", "this t-SNE model was fit on distances: it has no training points to place new ones by");
   }
 
-  Matrix<T> place(const detail::NeighborLists<T>& lists) const {
-    const Matrix<double> Y = this->coordinates.template cast<double>();
-    const detail::SpaceTree tree(Y);
-    const detail::TsneKernel kernel{dof};
-    const auto count = Eigen::Index(lists.offsets.size()) - 1, d = Y.cols();
-    Matrix<T> placed(count, d);
-    parallel_for(0, count, [&](std::int64_t p) {
-      const offset_t first = lists.offsets[p], last = lists.offsets[p + 1];
-      const auto k = std::size_t(last - first);
-      if (lists.distances[first] == T(0)) {
-        placed.row(p) = this->coordinates.row(lists.indices[first]);
-        return;
-      }
-      std::vector<double> squared(k), affinity(k);
-      for (std::size_t a = 0; a < k; ++a) squared[a] = double(lists.distances[first + offset_t(a)]) *
-                                                      double(lists.distances[first + offset_t(a)]);
-      detail::calibrate_conditional(squared, std::max(1.0, std::min(perplexity, double(k) / 3)), affinity);
-      Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d), update = Eigen::RowVectorXd::Zero(d),
-                         gains = Eigen::RowVectorXd::Ones(d), force(d), gradient(d);
-      for (std::size_t a = 0; a < k; ++a) y += affinity[a] * Y.row(lists.indices[first + offset_t(a)]);
-      for (int iteration = 0; iteration < tsne_transform_iterations; ++iteration) {
-        gradient.setZero();
-        for (std::size_t a = 0; a < k; ++a) {
-          const auto j = lists.indices[first + offset_t(a)];
-          const double r2 = (y - Y.row(j)).squaredNorm();
-          gradient += affinity[a] * kernel.attraction(r2) * (y - Y.row(j));
-        }
-        force.setZero();
-        const double z = tree.repulsion(y.data(), -1, kernel, theta, force.data());
-        // d KL(p || q) / dy for one free point: half the symmetric gradient's factor 4.
-        gradient = 2.0 * (gradient - force / z);
-        for (Eigen::Index c = 0; c < d; ++c) {
-          gains[c] = update[c] * gradient[c] < 0 ? gains[c] + 0.2 : std::max(gains[c] * 0.8, 0.01);
-          update[c] = 0.5 * update[c] - tsne_transform_learning_rate * gains[c] * gradient[c];
-          y[c] += update[c];
-        }
-      }
-      placed.row(p) = y.cast<T>();
-    });
-    return placed;
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& lists) const;
 };
+
+template <Real T>
+Matrix<T> TsneModel<T>::place(const detail::NeighborLists<T>& lists) const {
+  const Matrix<double> Y = this->coordinates.template cast<double>();
+  const detail::SpaceTree tree(Y);
+  const detail::TsneKernel kernel{dof};
+  const auto count = Eigen::Index(lists.offsets.size()) - 1, d = Y.cols();
+  Matrix<T> placed(count, d);
+  parallel_for(0, count, [&](std::int64_t p) {
+    const offset_t first = lists.offsets[p], last = lists.offsets[p + 1];
+    const auto k = std::size_t(last - first);
+    if (lists.distances[first] == T(0)) {
+      placed.row(p) = this->coordinates.row(lists.indices[first]);
+      return;
+    }
+    std::vector<double> squared(k), affinity(k);
+    for (std::size_t a = 0; a < k; ++a) squared[a] = double(lists.distances[first + offset_t(a)]) *
+                                                    double(lists.distances[first + offset_t(a)]);
+    detail::calibrate_conditional(squared, std::max(1.0, std::min(perplexity, double(k) / 3)), affinity);
+    Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(d), update = Eigen::RowVectorXd::Zero(d),
+                       gains = Eigen::RowVectorXd::Ones(d), force(d), gradient(d);
+    for (std::size_t a = 0; a < k; ++a) y += affinity[a] * Y.row(lists.indices[first + offset_t(a)]);
+    for (int iteration = 0; iteration < tsne_transform_iterations; ++iteration) {
+      gradient.setZero();
+      for (std::size_t a = 0; a < k; ++a) {
+        const auto j = lists.indices[first + offset_t(a)];
+        const double r2 = (y - Y.row(j)).squaredNorm();
+        gradient += affinity[a] * kernel.attraction(r2) * (y - Y.row(j));
+      }
+      force.setZero();
+      const double z = tree.repulsion(y.data(), -1, kernel, theta, force.data());
+      // d KL(p || q) / dy for one free point: half the symmetric gradient's factor 4.
+      gradient = 2.0 * (gradient - force / z);
+      for (Eigen::Index c = 0; c < d; ++c) {
+        gains[c] = update[c] * gradient[c] < 0 ? gains[c] + 0.2 : std::max(gains[c] * 0.8, 0.01);
+        update[c] = 0.5 * update[c] - tsne_transform_learning_rate * gains[c] * gradient[c];
+        y[c] += update[c];
+      }
+    }
+    placed.row(p) = y.cast<T>();
+  });
+  return placed;
+}
+
+NLDR_PRECOMPILED(Matrix<float> TsneModel<float>::place(const detail::NeighborLists<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> TsneModel<double>::place(const detail::NeighborLists<double>&) const)
 
 namespace detail {
 

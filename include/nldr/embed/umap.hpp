@@ -163,46 +163,52 @@ struct UmapModel : Embedding<T> {
   }
 
  private:
-  Matrix<T> place(const detail::NeighborLists<T>& lists) const {
-    const auto count = index_t(lists.offsets.size() - 1);
-    // The memberships of each new point to its training neighbors.
-    double total = 0;
-    for (T d : lists.distances) total += double(d);
-    const double mean_distance = lists.distances.empty() ? 0.0 : total / double(lists.distances.size());
-    routines::WeightedGraph to_training;
-    to_training.row_offsets.assign(lists.offsets.begin(), lists.offsets.end());
-    to_training.columns.assign(lists.indices.begin(), lists.indices.end());
-    to_training.values.resize(lists.indices.size());
-    parallel_for(0, count, [&](std::int64_t p) {
-      const offset_t begin = lists.offsets[p], end = lists.offsets[p + 1];
-      const std::vector<double> distances(lists.distances.begin() + begin, lists.distances.begin() + end);
-      const routines::SmoothKnn scale =
-          routines::smooth_knn(distances, std::max(0.0, local_connectivity - 1), mean_distance);
-      for (offset_t e = begin; e < end; ++e) to_training.values[e] = routines::membership(distances[e - begin], scale);
-    });
-    const Matrix<double> fixed = this->coordinates.template cast<double>();
-    Matrix<double> Y(count, fixed.cols());
-    for (index_t p = 0; p < count; ++p) {
-      double weight = 0;
-      Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(fixed.cols());
-      for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e) {
-        sum += to_training.values[e] * fixed.row(to_training.columns[e]);
-        weight += to_training.values[e];
-      }
-      Y.row(p) = sum / weight;
-    }
-    const int epochs = n_epochs_requested > 0 ? std::max<int>(1, int(n_epochs_requested / 3)) : count <= 10000 ? 100 : 30;
-    const routines::WeightedGraph kept = routines::without_weak_edges(to_training, epochs, epochs);
-    routines::optimize_umap_placement(Y, kept, fixed,
-                                      {.a = a, .b = b, .repulsion_strength = repulsion_strength,
-                                       .learning_rate = learning_rate, .negative_sample_rate = negative_sample_rate,
-                                       .n_epochs = epochs, .seed = routines::detail_umap::mix(std::uint64_t(seed) ^ 0x7472616e73666f72ULL)});
-    Matrix<T> result = Y.template cast<T>();
-    for (index_t p = 0; p < count; ++p)
-      if (lists.distances[lists.offsets[p]] == T(0)) result.row(p) = this->coordinates.row(lists.indices[lists.offsets[p]]);
-    return result;
-  }
+  Matrix<T> place(const detail::NeighborLists<T>& lists) const;
 };
+
+template <Real T>
+Matrix<T> UmapModel<T>::place(const detail::NeighborLists<T>& lists) const {
+  const auto count = index_t(lists.offsets.size() - 1);
+  // The memberships of each new point to its training neighbors.
+  double total = 0;
+  for (T d : lists.distances) total += double(d);
+  const double mean_distance = lists.distances.empty() ? 0.0 : total / double(lists.distances.size());
+  routines::WeightedGraph to_training;
+  to_training.row_offsets.assign(lists.offsets.begin(), lists.offsets.end());
+  to_training.columns.assign(lists.indices.begin(), lists.indices.end());
+  to_training.values.resize(lists.indices.size());
+  parallel_for(0, count, [&](std::int64_t p) {
+    const offset_t begin = lists.offsets[p], end = lists.offsets[p + 1];
+    const std::vector<double> distances(lists.distances.begin() + begin, lists.distances.begin() + end);
+    const routines::SmoothKnn scale =
+        routines::smooth_knn(distances, std::max(0.0, local_connectivity - 1), mean_distance);
+    for (offset_t e = begin; e < end; ++e) to_training.values[e] = routines::membership(distances[e - begin], scale);
+  });
+  const Matrix<double> fixed = this->coordinates.template cast<double>();
+  Matrix<double> Y(count, fixed.cols());
+  for (index_t p = 0; p < count; ++p) {
+    double weight = 0;
+    Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(fixed.cols());
+    for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e) {
+      sum += to_training.values[e] * fixed.row(to_training.columns[e]);
+      weight += to_training.values[e];
+    }
+    Y.row(p) = sum / weight;
+  }
+  const int epochs = n_epochs_requested > 0 ? std::max<int>(1, int(n_epochs_requested / 3)) : count <= 10000 ? 100 : 30;
+  const routines::WeightedGraph kept = routines::without_weak_edges(to_training, epochs, epochs);
+  routines::optimize_umap_placement(Y, kept, fixed,
+                                    {.a = a, .b = b, .repulsion_strength = repulsion_strength,
+                                     .learning_rate = learning_rate, .negative_sample_rate = negative_sample_rate,
+                                     .n_epochs = epochs, .seed = routines::detail_umap::mix(std::uint64_t(seed) ^ 0x7472616e73666f72ULL)});
+  Matrix<T> result = Y.template cast<T>();
+  for (index_t p = 0; p < count; ++p)
+    if (lists.distances[lists.offsets[p]] == T(0)) result.row(p) = this->coordinates.row(lists.indices[lists.offsets[p]]);
+  return result;
+}
+
+NLDR_PRECOMPILED(Matrix<float> UmapModel<float>::place(const detail::NeighborLists<float>&) const)
+NLDR_PRECOMPILED(Matrix<double> UmapModel<double>::place(const detail::NeighborLists<double>&) const)
 
 namespace detail {
 

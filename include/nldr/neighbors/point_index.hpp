@@ -11,6 +11,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/neighbors/detail/brute_force.hpp>
@@ -55,7 +56,7 @@ class PointIndex {
   detail::NeighborLists<T> nearest(const Eigen::MatrixBase<Derived>& queries, index_t k,
                                    const std::string& name = "X_new") const {
     if (k < 1 || k > size()) throw_invalid("k", "k = ", k, " must lie in [1, N = ", size(), "] training points");
-    return search(queries, k, std::numeric_limits<double>::infinity(), name);
+    return search(queries.derived(), k, std::numeric_limits<double>::infinity(), name);
   }
 
   /// The training points within `radius` (inclusive, as EpsilonBall decides) of every row of
@@ -65,61 +66,13 @@ class PointIndex {
   template <class Derived>
   detail::NeighborLists<T> within(const Eigen::MatrixBase<Derived>& queries, double radius, index_t capacity = 0,
                                   const std::string& name = "X_new") const {
-    return search(queries, capacity, radius, name);
+    return search(queries.derived(), capacity, radius, name);
   }
 
  private:
-  template <class Derived>
-  detail::NeighborLists<T> search(const Eigen::MatrixBase<Derived>& queries, index_t capacity, double radius,
-                                  const std::string& name) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "PointIndex: queries must have the training scalar");
-    if (queries.cols() != dim())
-      throw_invalid(name, name, " has D = ", queries.cols(), " columns but the model was fit on D = ", dim(),
-                    ": supply points with the training data's columns");
-    const auto p = index_t(queries.rows());
-    std::vector<std::vector<typename detail::NearestSet<T>::Entry>> found(static_cast<std::size_t>(p));
-    if (p > 0) validate_points(queries, name);
-    const Matrix<T> rows = queries;  // row-major, contiguous queries
-    const auto new_set = [&] {
-      detail::NearestSet<T> set(capacity, radius, dim());
-      set.reset(-1);  // a new point excludes no training point
-      return set;
-    };
-    const auto store = [&](index_t q, detail::NearestSet<T>& set) {
-      set.sort();
-      found[std::size_t(q)].assign(set.entries().begin(), set.entries().end());
-    };
-    if (p > 0 && state_->tree) {
-      parallel_for(0, p, [&](std::int64_t q) {
-        auto set = new_set();
-        state_->tree->search(rows.row(q).data(), set);
-        store(index_t(q), set);
-      });
-    } else if (p > 0) {
-      // High D: KNearest's blocked GEMM filter and exact recheck (detail/brute_force.hpp), built per
-      // call: it holds a centered copy of the training points and keeps OpenBLAS single-threaded
-      // while it lives, neither of which a model should carry between calls.
-      const detail::BruteForce<T> brute{detail::PointRows<T>(state_->points)};
-      const index_t block = detail::BruteForce<T>::query_block;
-      parallel_for(0, (p + block - 1) / block, [&](std::int64_t b) {
-        const index_t first = index_t(b) * block, count = std::min(block, p - first);
-        std::vector<detail::NearestSet<T>> sets;
-        for (index_t q = 0; q < count; ++q) sets.push_back(new_set());
-        brute.search_outside(rows, first, sets);
-        for (index_t q = 0; q < count; ++q) store(first + q, sets[std::size_t(q)]);
-      });
-    }
-    detail::NeighborLists<T> lists;
-    lists.offsets.assign(1, 0);
-    for (const auto& list : found) {
-      for (const auto& entry : list) {
-        lists.indices.push_back(entry.index);
-        lists.distances.push_back(entry.distance);
-      }
-      lists.offsets.push_back(offset_t(lists.indices.size()));
-    }
-    return lists;
-  }
+  /// Both searches (compiled once in nldr::registry: core/precompiled.hpp).
+  detail::NeighborLists<T> search(const PointsRef<T>& queries, index_t capacity, double radius,
+                                  const std::string& name) const;
 
   struct State {
     explicit State(Matrix<T> training) : points(std::move(training)) {
@@ -131,5 +84,61 @@ class PointIndex {
   };
   std::shared_ptr<const State> state_;
 };
+
+template <Real T>
+detail::NeighborLists<T> PointIndex<T>::search(const PointsRef<T>& queries, index_t capacity, double radius,
+                                               const std::string& name) const {
+  if (queries.cols() != dim())
+    throw_invalid(name, name, " has D = ", queries.cols(), " columns but the model was fit on D = ", dim(),
+                  ": supply points with the training data's columns");
+  const auto p = index_t(queries.rows());
+  std::vector<std::vector<typename detail::NearestSet<T>::Entry>> found(static_cast<std::size_t>(p));
+  if (p > 0) validate_points(queries, name);
+  const Matrix<T> rows = queries;  // row-major, contiguous queries
+  const auto new_set = [&] {
+    detail::NearestSet<T> set(capacity, radius, dim());
+    set.reset(-1);  // a new point excludes no training point
+    return set;
+  };
+  const auto store = [&](index_t q, detail::NearestSet<T>& set) {
+    set.sort();
+    found[std::size_t(q)].assign(set.entries().begin(), set.entries().end());
+  };
+  if (p > 0 && state_->tree) {
+    parallel_for(0, p, [&](std::int64_t q) {
+      auto set = new_set();
+      state_->tree->search(rows.row(q).data(), set);
+      store(index_t(q), set);
+    });
+  } else if (p > 0) {
+    // High D: KNearest's blocked GEMM filter and exact recheck (detail/brute_force.hpp), built per
+    // call: it holds a centered copy of the training points and keeps OpenBLAS single-threaded
+    // while it lives, neither of which a model should carry between calls.
+    const detail::BruteForce<T> brute{detail::PointRows<T>(state_->points)};
+    const index_t block = detail::BruteForce<T>::query_block;
+    parallel_for(0, (p + block - 1) / block, [&](std::int64_t b) {
+      const index_t first = index_t(b) * block, count = std::min(block, p - first);
+      std::vector<detail::NearestSet<T>> sets;
+      for (index_t q = 0; q < count; ++q) sets.push_back(new_set());
+      brute.search_outside(rows, first, sets);
+      for (index_t q = 0; q < count; ++q) store(first + q, sets[std::size_t(q)]);
+    });
+  }
+  detail::NeighborLists<T> lists;
+  lists.offsets.assign(1, 0);
+  for (const auto& list : found) {
+    for (const auto& entry : list) {
+      lists.indices.push_back(entry.index);
+      lists.distances.push_back(entry.distance);
+    }
+    lists.offsets.push_back(offset_t(lists.indices.size()));
+  }
+  return lists;
+}
+
+NLDR_PRECOMPILED(detail::NeighborLists<float> PointIndex<float>::search(const PointsRef<float>&, index_t, double,
+                                                                        const std::string&) const)
+NLDR_PRECOMPILED(detail::NeighborLists<double> PointIndex<double>::search(const PointsRef<double>&, index_t, double,
+                                                                          const std::string&) const)
 
 }  // namespace nldr

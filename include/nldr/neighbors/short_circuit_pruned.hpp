@@ -87,8 +87,9 @@ struct ShortCircuitOptions {
 namespace detail {
 
 /// ShortCircuitPruned's rule on its candidates, with the index Index; lists_answer: the candidate lists
-/// cover their radius (lists_cover_their_radius). Compiled once in nldr::registry for the k-d tree boxes
-/// (core/precompiled.hpp).
+/// cover their radius (lists_cover_their_radius). Compiled once in nldr::registry for what its table
+/// uses, KNearest's candidates in the k-d tree boxes (here) and R*-trees (registry/selectors.hpp):
+/// core/precompiled.hpp.
 template <class Index, bool lists_answer, Real T>
 NeighborGraph<T> short_circuit_rule(const CandidateGraph<T>& cand, const PointsRef<T>& X,
                                     const ShortCircuitOptions& options) {
@@ -184,11 +185,7 @@ NeighborGraph<T> short_circuit_rule(const CandidateGraph<T>& cand, const PointsR
 
 NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<KdTreeBoxes, true, float>(
     const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
-NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<KdTreeBoxes, false, float>(
-    const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
 NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<KdTreeBoxes, true, double>(
-    const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
-NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<KdTreeBoxes, false, double>(
     const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
 
 }  // namespace detail

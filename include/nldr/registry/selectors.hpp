@@ -206,6 +206,17 @@ const std::vector<SelectorInfo>& selector_table() {
   return table;
 }
 NLDR_PRECOMPILED(const std::vector<SelectorInfo>& selector_table<void>())
+#if defined(NLDR_HAVE_BOOST)
+// The table's R*-tree rules (D = 2 and 3), compiled with it.
+NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<RStarBoxes<2>, true, float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<RStarBoxes<2>, true, double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<RStarBoxes<3>, true, float>(
+    const CandidateGraph<float>&, const PointsRef<float>&, const ShortCircuitOptions&))
+NLDR_PRECOMPILED(NeighborGraph<double> short_circuit_rule<RStarBoxes<3>, true, double>(
+    const CandidateGraph<double>&, const PointsRef<double>&, const ShortCircuitOptions&))
+#endif
 
 }  // namespace detail
 

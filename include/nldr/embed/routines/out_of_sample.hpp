@@ -5,6 +5,7 @@
 
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/core/validate.hpp>
 #include <nldr/embed/model_fields.hpp>
@@ -74,44 +75,12 @@ struct TrainingNeighbors {
   /// row p ordered by (distance, index), at least `minimum` entries (a new point with fewer under
   /// the rule, e.g. none within the radius, gets its `minimum` nearest training points instead).
   /// \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  detail::NeighborLists<T> of(const Eigen::MatrixBase<Derived>& X_new) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "transform: X_new must have the model's scalar type");
-    switch (rule.rule) {
-      case NewPointRule::within_radius: {
-        const detail::NeighborLists<T> inside = points.within(X_new, rule.radius, rule.k);
-        const detail::NeighborLists<T> nearest = points.nearest(X_new, minimum);
-        return merged(X_new.rows(), [&](std::int64_t p, auto& row) {
-          const bool enough = inside.offsets[p + 1] - inside.offsets[p] >= minimum;
-          append(row, enough ? inside : nearest, p);
-        });
-      }
-      case NewPointRule::nearest_and_its_neighbors: {
-        std::vector<offset_t> starts(graph_degrees.size() + 1, 0);
-        for (std::size_t i = 0; i < graph_degrees.size(); ++i) starts[i + 1] = starts[i] + graph_degrees[i];
-        const detail::NeighborLists<T> nearest = points.nearest(X_new, minimum);
-        const Matrix<T> rows = X_new;
-        const Matrix<T>& training = points.points();
-        return merged(X_new.rows(), [&](std::int64_t p, auto& row) {
-          const index_t first = nearest.indices[nearest.offsets[p]];
-          row.push_back({nearest.distances[nearest.offsets[p]], first});
-          for (offset_t e = starts[first]; e < starts[first + 1]; ++e) {
-            const index_t j = graph_lists[e];
-            const T squared = detail::squared_distance(rows.row(p).data(), training.row(j).data(), rows.cols());
-            row.push_back({std::sqrt(squared), j});
-          }
-          if (index_t(row.size()) < minimum) append(row, nearest, p);
-        });
-      }
-      default: return points.nearest(X_new, rule.k);
-    }
-  }
+  /// (Compiled once in nldr::registry: core/precompiled.hpp.)
+  detail::NeighborLists<T> of(const PointsRef<T>& X_new) const;
 
   /// The k nearest training points of every row of X_new, the method's minimum <= k <= N (a
   /// transform with an explicit k). \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  detail::NeighborLists<T> nearest(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    static_assert(std::is_same_v<typename Derived::Scalar, T>, "transform: X_new must have the model's scalar type");
+  detail::NeighborLists<T> nearest(const PointsRef<T>& X_new, index_t k) const {
     if (k < minimum || k > size())
       throw_invalid("k", "transform with k = ", k, " neighbors: k must lie in [", minimum, ", N = ", size(),
                     "] training points");
@@ -191,6 +160,41 @@ struct TrainingNeighbors {
     return lists;
   }
 };
+
+template <Real T>
+detail::NeighborLists<T> TrainingNeighbors<T>::of(const PointsRef<T>& X_new) const {
+  switch (rule.rule) {
+    case NewPointRule::within_radius: {
+      const detail::NeighborLists<T> inside = points.within(X_new, rule.radius, rule.k);
+      const detail::NeighborLists<T> nearest = points.nearest(X_new, minimum);
+      return merged(X_new.rows(), [&](std::int64_t p, auto& row) {
+        const bool enough = inside.offsets[p + 1] - inside.offsets[p] >= minimum;
+        append(row, enough ? inside : nearest, p);
+      });
+    }
+    case NewPointRule::nearest_and_its_neighbors: {
+      std::vector<offset_t> starts(graph_degrees.size() + 1, 0);
+      for (std::size_t i = 0; i < graph_degrees.size(); ++i) starts[i + 1] = starts[i] + graph_degrees[i];
+      const detail::NeighborLists<T> nearest = points.nearest(X_new, minimum);
+      const Matrix<T> rows = X_new;
+      const Matrix<T>& training = points.points();
+      return merged(X_new.rows(), [&](std::int64_t p, auto& row) {
+        const index_t first = nearest.indices[nearest.offsets[p]];
+        row.push_back({nearest.distances[nearest.offsets[p]], first});
+        for (offset_t e = starts[first]; e < starts[first + 1]; ++e) {
+          const index_t j = graph_lists[e];
+          const T squared = detail::squared_distance(rows.row(p).data(), training.row(j).data(), rows.cols());
+          row.push_back({std::sqrt(squared), j});
+        }
+        if (index_t(row.size()) < minimum) append(row, nearest, p);
+      });
+    }
+    default: return points.nearest(X_new, rule.k);
+  }
+}
+
+NLDR_PRECOMPILED(detail::NeighborLists<float> TrainingNeighbors<float>::of(const PointsRef<float>&) const)
+NLDR_PRECOMPILED(detail::NeighborLists<double> TrainingNeighbors<double>::of(const PointsRef<double>&) const)
 
 /// The transform of the local methods (LLE, LTSA, Laplacian Eigenmaps, diffusion maps): row p of
 /// X_new is placed by `place(x, members, distances)` from its training neighbors in `lists` (a
