@@ -59,8 +59,8 @@ TEST_CASE("bounded_bottom_eigenpairs: plain Lanczos where the factorization fill
           "[sparse_eigen][umap]") {
   nldr::BottomEigenOptions options;
   options.suitesparse_from = 0;  // the supernodal path already at these sizes
-  const auto clusters = laplacian_of_knn(three_clusters_40d(1500, 3), 15);
-  const auto roll = laplacian_of_knn(swiss_roll<double>(1500, 21, 4).points, 10);
+  const auto clusters = laplacian_of_knn(three_clusters_40d(1200, 3), 15);
+  const auto roll = laplacian_of_knn(swiss_roll<double>(800, 21, 4).points, 10);
   for (const auto* laplacian : {&clusters, &roll}) {
     const bool filled = laplacian == &clusters;
     CAPTURE(filled);
@@ -77,7 +77,7 @@ TEST_CASE("bounded_lanczos_eigenpairs declines when its products run out, and gi
           "not",
           "[sparse_eigen][umap]") {
   // On a manifold the bottom eigenvalues crowd near 0, and plain Lanczos needs thousands of products.
-  const auto roll = laplacian_of_knn(swiss_roll<double>(1500, 21, 4).points, 10);
+  const auto roll = laplacian_of_knn(swiss_roll<double>(800, 21, 4).points, 10);
   const Eigen::VectorXd null_vector = roll.inv_sqrt_degree.cwiseInverse();
   const nldr::BottomEigenOptions options;
   nldr::OpenEndedProgress products({}, 12, "test");
