@@ -6,7 +6,7 @@
 #       when merely including nldr/nldr.hpp instantiates an eigensolver, a dense factorization or an
 #       SVD. Then every unit that includes the library compiles it, called or not (including the
 #       headers took 33 s of GCC when two such helpers slipped in, 17 s without them).
-#   check.sh registry OBJECT  OBJECT is registry_tables_compiled.cpp (both tables instantiated at -O0
+#   check.sh registry OBJECT  OBJECT is src/registry_tables.cpp compiled at -O0 (both tables instantiated
 #       where NLDR_REGISTRY_COMPILED): fails when it defines a solver or any function the headers
 #       name with NLDR_PRECOMPILED, or when it references none of them (the check would be vacuous).
 set -euo pipefail

@@ -290,7 +290,7 @@ const std::vector<EmbedderInfo>& embedder_table() {
   };
   return table;
 }
-NLDR_PRECOMPILED(const std::vector<EmbedderInfo>& embedder_table<void>())
+NLDR_PRECOMPILED_TABLE(const std::vector<EmbedderInfo>& embedder_table<void>())
 
 }  // namespace detail
 

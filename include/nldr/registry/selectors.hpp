@@ -205,7 +205,7 @@ const std::vector<SelectorInfo>& selector_table() {
   };
   return table;
 }
-NLDR_PRECOMPILED(const std::vector<SelectorInfo>& selector_table<void>())
+NLDR_PRECOMPILED_TABLE(const std::vector<SelectorInfo>& selector_table<void>())
 #if defined(NLDR_HAVE_BOOST)
 // The table's R*-tree rules (D = 2 and 3), compiled with it.
 NLDR_PRECOMPILED(NeighborGraph<float> short_circuit_rule<RStarBoxes<2>, true, float>(
