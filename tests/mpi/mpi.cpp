@@ -22,6 +22,7 @@
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
 #include <nldr/mpi/lle.hpp>
 #include <nldr/mpi/ltsa.hpp>
+#include <nldr/mpi/model.hpp>
 #include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
@@ -29,6 +30,7 @@
 #include <nldr/neighbors/knn.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -371,6 +373,106 @@ TEMPLATE_TEST_CASE("distributed LTSA equals the single-process LTSA", "[mpi][lts
     const auto mine = nldr::mpi::ltsa(mpi_test::comm, points, nldr::mpi::knearest(mpi_test::comm, points, k),
                                       nldr::LtsaOptions{.dim = dim});
     mpi_test::check_same_embedding(mine, reference, points.first(), gap);
+  }
+}
+
+namespace mpi_test {
+
+/// The model of each distributed fit of `roll` (even and uneven blocks) against `reference`, the
+/// single-process fit of the whole graph, whose relative gap after the d-th eigenvalue is `gap`:
+/// on rank 0 the same training points and new-point rule, the coordinates and eigenvalues within
+/// check_same_embedding's tolerance, and the transform of moved points within 10 times it (each
+/// method places a point by a weighted sum of its neighbors' coordinates, scaled for Laplacian
+/// Eigenmaps and diffusion maps by an eigenvalue term near 1; barycentric weights may exceed 1 in
+/// sum). Returns rank 0's model of the uneven blocks for the method's own fields; nullopt elsewhere.
+template <class T, class Options, class Reference>
+auto check_same_model(const RollBlocks<T>& roll, nldr::index_t k, const Options& options, const Reference& reference,
+                      double gap) {
+  const double tolerance = std::max(std::is_same_v<T, float> ? 1e-6 : 0.0, 1e-9 / gap);
+  const double scale = double(reference.coordinates.cwiseAbs().maxCoeff());
+  const nldr::Matrix<T> moved = roll.X.topRows(60).array() + T(0.05);
+  const nldr::Matrix<T> expected = reference.transform(moved);
+  decltype(nldr::mpi::model_of(comm, roll.points[0], k, nldr::mpi::SpectralBlock<T>{}, options)) model;
+  for (const auto& points : roll.points) {
+    const auto block = nldr::mpi::embed(comm, points, nldr::mpi::knearest(comm, points, k), options);
+    model = nldr::mpi::model_of(comm, points, k, block, options);
+    REQUIRE(model.has_value() == (nldr::mpi::rank_of(comm) == 0));
+    if (!model) continue;
+    REQUIRE_NOTHROW(model->check_state());
+    CHECK(model->training.points.points() == roll.X);
+    CHECK(model->training.rule.rule == reference.training.rule.rule);
+    CHECK(model->training.rule.k == reference.training.rule.k);
+    CHECK(model->training.minimum == reference.training.minimum);
+    for (Eigen::Index c = 0; c < reference.coordinates.cols(); ++c)
+      CHECK(double(model->eigenvalues[c]) == Approx(double(reference.eigenvalues[c])).epsilon(tolerance));
+    CHECK(double((model->coordinates - reference.coordinates).cwiseAbs().maxCoeff()) <= tolerance * scale);
+    CHECK(double((model->transform(moved) - expected).cwiseAbs().maxCoeff()) <= 10 * tolerance * scale);
+    CHECK(model->transform(roll.X.topRows(5)) == model->coordinates.topRows(5));  // training points: their own
+  }
+  return model;
+}
+
+}  // namespace mpi_test
+
+TEMPLATE_TEST_CASE("a distributed fit's model is the single-process model: training points, fields and transform",
+                   "[mpi][model]", float, double) {
+  using T = TestType;
+  const nldr::index_t n = 500, k = 10, dim = 2;
+  const auto roll = mpi_test::roll_blocks<T>(n, k, 5);
+  const auto gap_after = [&](const auto& wider, bool markov) {  // the relative gap after the d-th pair
+    const double a = markov ? 1 - double(wider.eigenvalues[dim - 1]) : double(wider.eigenvalues[dim - 1]);
+    const double b = markov ? 1 - double(wider.eigenvalues[dim]) : double(wider.eigenvalues[dim]);
+    return (b - a) / b;
+  };
+  SECTION("Laplacian Eigenmaps") {
+    const auto reference = nldr::LaplacianEigenmaps{{.dim = dim}}.fit(roll.X, roll.graph);
+    const double gap = gap_after(nldr::LaplacianEigenmaps{{.dim = dim + 1}}.fit(roll.X, roll.graph), false);
+    REQUIRE(gap > 0.05);
+    const auto model = mpi_test::check_same_model(roll, k, nldr::LaplacianEigenmapsOptions{.dim = dim}, reference, gap);
+    if (model) CHECK(model->t == reference.t);
+  }
+  SECTION("diffusion maps") {
+    const nldr::DiffusionMapsOptions options{.dim = dim, .alpha = 0.5};
+    auto wider = options;
+    wider.dim = dim + 1;
+    const double gap = gap_after(nldr::DiffusionMaps{wider}.fit(roll.X, roll.graph), true);
+    REQUIRE(gap > 0.05);
+    const auto reference = nldr::DiffusionMaps{options}.fit(roll.X, roll.graph);
+    const auto model = mpi_test::check_same_model(roll, k, options, reference, gap);
+    if (model) {
+      CHECK(model->bandwidth == reference.bandwidth);
+      CHECK(model->alpha == reference.alpha);
+      CHECK(model->diffusion_time == reference.diffusion_time);
+      // q_i summed over the same symmetrized row in the same order.
+      CHECK((model->kernel_degrees - reference.kernel_degrees).cwiseAbs().maxCoeff() <=
+            1e-13 * reference.kernel_degrees.maxCoeff());
+    }
+  }
+  SECTION("standard and Hessian LLE") {
+    for (const auto variant : {nldr::LleVariant::standard, nldr::LleVariant::hessian}) {
+      const nldr::LleOptions options{.dim = dim, .reg = 0.01, .variant = variant};
+      auto with_gap = options;
+      with_gap.eigen = mpi_test::with_gap;
+      const auto reference = nldr::LocallyLinearEmbedding{with_gap}.fit(roll.X, roll.graph);
+      const double gap = reference.diagnostics.relative_gap.value();
+      REQUIRE(gap > 0.05);
+      const auto model = mpi_test::check_same_model(roll, k, options, reference, gap);
+      if (!model) continue;
+      CHECK(model->reg == reference.reg);
+      CHECK(model->embedding_cost == Approx(reference.embedding_cost).epsilon(1e-6));
+      if (variant == nldr::LleVariant::hessian) {
+        CHECK(std::isnan(model->reconstruction_error));
+        CHECK(std::isnan(reference.reconstruction_error));
+      } else {  // the same weights per point, summed in another order
+        CHECK(model->reconstruction_error == Approx(reference.reconstruction_error).epsilon(1e-12));
+      }
+    }
+  }
+  SECTION("LTSA") {
+    const auto reference = nldr::Ltsa{{.dim = dim, .eigen = mpi_test::with_gap}}.fit(roll.X, roll.graph);
+    const double gap = reference.diagnostics.relative_gap.value();
+    REQUIRE(gap > 0.05);
+    mpi_test::check_same_model(roll, k, nldr::LtsaOptions{.dim = dim}, reference, gap);
   }
 }
 

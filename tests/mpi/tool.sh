@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The nldr-mpi tool end to end under mpirun (registered by tests/CMakeLists.txt): the embeddings of 1
-# and 2 ranks agree (Laplacian Eigenmaps, diffusion maps, LLE, LTSA), the output is a complete .npy, and bad input stops every rank with exit status 1,
-# one error line and no output file. Needs numpy (/usr/bin/python3) to make the input; skips (77)
-# without it.
+# and 2 ranks agree (Laplacian Eigenmaps, diffusion maps, LLE, LTSA), the output is a complete .npy,
+# the model --save-model writes places points with the single-process tool (nldr transform), and bad
+# input stops every rank with exit status 1, one error line and no output file. Needs numpy
+# (/usr/bin/python3) to make the input; skips (77) without it.
+# Usage: tool.sh NLDR_MPI MPIRUN NLDR
 set -uo pipefail
 tool=$1
 mpirun=$2
+nldr=$3
 python=/usr/bin/python3
 "$python" -c "import numpy" 2>/dev/null || exit 77
 work=$(mktemp -d)
@@ -36,6 +39,14 @@ for method in lle hessian-lle ltsa; do
       --dim 2 --json "$work/$method$ranks.json" || fail "$method on $ranks ranks exited with $?"
   done
 done
+# The model of a distributed fit, gathered on rank 0, is the single-process model: nldr transform
+# places the training points at their coordinates and moved points near them.
+for method in laplacian-eigenmaps diffusion-maps lle ltsa; do
+  "$mpirun" -np 2 "$tool" embed --in "$work/X.npy" --out "$work/m_$method.npy" --method $method --k 10 --dim 2 \
+    --save-model "$work/$method.nldr" --json "$work/m_$method.json" || fail "$method --save-model exited with $?"
+  "$nldr" transform --model "$work/$method.nldr" --in "$work/X.npy" --out "$work/t_$method.npy" 2>/dev/null \
+    || fail "nldr transform of the $method model of nldr-mpi exited with $?"
+done
 "$mpirun" -np 2 "$tool" embed --in "$work/X.npy" --out "$work/lle_reg.npy" --method lle --reg 0.1 --k 10 --dim 2 \
   || fail "lle --reg 0.1 exited with $?"
 # An alias and a registry flag; the report gives the parameters as resolved.
@@ -65,6 +76,13 @@ assert report["parameters"]["heat_t"] == "50" and report["parameters"]["eigen_to
 assert np.abs(np.load(w + "/spectral.npy") - Y2).max() > 1e-3  # --heat-t reaches the weights
 # --reg reaches the weights
 assert np.abs(np.load(w + "/lle_reg.npy") - np.load(w + "/lle2.npy")).max() > 1e-3
+# A saved model's transform of its own training points gives their coordinates, to the last bit;
+# the report has the model's results.
+for method in ("laplacian-eigenmaps", "diffusion-maps", "lle", "ltsa"):
+    Y, T = np.load(w + "/m_%s.npy" % method), np.load(w + "/t_%s.npy" % method)
+    assert T.shape == Y.shape and (T == Y).all(), (method, np.abs(T - Y).max())
+assert json.load(open(w + "/m_lle.json"))["results"]["reconstruction_error"] > 0
+assert json.load(open(w + "/m_ltsa.json"))["results"]["diagnostics.solver"].startswith("slepc-")
 PY
 
 # expect_error <stderr substring> <args...>: exit 1, one error line, no output file left.
@@ -91,4 +109,6 @@ expect_error "--heat-t does not apply to lle; lle takes --dim, --reg" --in "$wor
 expect_error 'did you mean "lle"' --in "$work/X.npy" --method lel
 expect_error "needs at least 6 (1 + d + d(d+1)/2 for the local quadratic fit)" --in "$work/X.npy" --method hessian-lle --k 5
 expect_error "k = 0 must be >= 1" --in "$work/X.npy" --k 0
+expect_error "--save-model names the same file" --in "$work/X.npy" --save-model "$work/X.npy"
+expect_error "m.nldr: cannot be written" --in "$work/X.npy" --k 10 --save-model "$work/no/such/dir/m.nldr"
 exit $((failures > 0))

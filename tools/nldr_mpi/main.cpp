@@ -1,20 +1,19 @@
 // nldr-mpi: Laplacian Eigenmaps, diffusion maps, LLE (standard, Hessian) or LTSA of a .npy file over
 // MPI ranks (docs/scaling.md).
 //
-//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|hessian-lle|ltsa --k K --dim d [--json R.json]
+//   mpirun -np P nldr-mpi embed --in X.npy --out Y.npy --method laplacian-eigenmaps|diffusion-maps|lle|hessian-lle|ltsa --k K --dim d [--json R.json] [--save-model M.nldr]
 //
 // Every rank reads its block of rows, the exact kNN graph is built by a spatial partition (low D) or
 // a ring pass of the blocks, the method's matrix is a PETSc matrix with rows local, SLEPc solves it,
-// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. Errors: every
+// and rank 0 writes Y.npy block by block through a temporary file renamed at the end. With
+// --save-model rank 0 gathers the single-process model (nldr/mpi/model.hpp) and writes it first. Errors: every
 // rank stops with exit status 1; rank 0 prints the one-line message.
 #include <nldr/core/error.hpp>
 #include <nldr/core/resources.hpp>
+#include <nldr/io/atomic_file.hpp>
 #include <nldr/io/json.hpp>
 #include <nldr/mpi/collective.hpp>
-#include <nldr/mpi/diffusion_maps.hpp>
-#include <nldr/mpi/laplacian_eigenmaps.hpp>
-#include <nldr/mpi/lle.hpp>
-#include <nldr/mpi/ltsa.hpp>
+#include <nldr/mpi/model.hpp>
 #include <nldr/mpi/nearest_neighbors.hpp>
 #include <nldr/mpi/npy_writer.hpp>
 #include <nldr/mpi/petsc.hpp>
@@ -22,8 +21,10 @@
 #include <nldr/neighbors/knn.hpp>
 #include <nldr/registry/described_parameters.hpp>
 #include <nldr/registry/embedders.hpp>
+#include <nldr/registry/model_file.hpp>
 
 #include "../nldr/parameters.hpp"
+#include "../nldr/report.hpp"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -33,6 +34,7 @@
 #include <cstdio>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +42,7 @@
 namespace {
 
 struct EmbedArguments {
-  std::string in, out, json, method = "laplacian-eigenmaps", knn = "automatic";
+  std::string in, out, json, model, method = "laplacian-eigenmaps", knn = "automatic";
   int k = nldr::KNearest{}.k;
   /// The methods' parameters, one flag each, as the single-process tool names them (--dim, --heat-t, --reg, ...).
   nldr_tool::RegistryFlags flags;
@@ -50,18 +52,38 @@ using Points = nldr::mpi::PointBlock<double>;
 using Graph = nldr::mpi::GraphBlock<double>;
 using Embedding = nldr::mpi::SpectralBlock<double>;
 
-/// `options` with the fields its describe() lists set from `arguments` (core/described.hpp).
+/// What a distributed method is asked for: its registry name and arguments, the graph's k, and
+/// whether rank 0 should gather the single-process model (--save-model).
+struct Request {
+  std::string_view name;
+  const nldr::Arguments& arguments;
+  nldr::index_t k = 0;
+  bool with_model = false;
+};
+
+/// A distributed fit: this rank's rows, and on rank 0 the model when it was asked for.
+struct Fit {
+  Embedding block;
+  std::optional<nldr::AnyModel<double>> model;
+};
+
+/// The distributed fit with `options` set from the request's arguments where its describe() lists them
+/// (core/described.hpp), and its single-process model when asked for (nldr/mpi/model.hpp).
 template <class Options>
-Options described(Options options, const nldr::Arguments& arguments) {
-  nldr::set_described(options, arguments);
-  return options;
+Fit distributed_fit(MPI_Comm comm, const Points& points, const Graph& graph, const Request& request, Options options) {
+  nldr::set_described(options, request.arguments);
+  Fit result{nldr::mpi::embed(comm, points, graph, options), std::nullopt};
+  if (request.with_model)
+    if (auto model = nldr::mpi::model_of(comm, points, request.k, result.block, options))
+      result.model.emplace(std::string(request.name), request.arguments.values(), std::move(*model));
+  return result;
 }
 
-/// A distributed method: its registry name, what it runs on the method's own Options, and the report
+/// A distributed method: its registry name, its fit from the method's own Options, and the report
 /// key of its kernel width.
 struct Method {
   std::string_view name;
-  Embedding (*embed)(MPI_Comm, const Points&, const Graph&, const nldr::Arguments&);
+  Fit (*fit)(MPI_Comm, const Points&, const Graph&, const Request&);
   const char* width_key;  // nullptr: no kernel width
 };
 
@@ -69,29 +91,23 @@ struct Method {
 /// Their parameters, defaults and checks are the registry's (registry/embedders.hpp).
 const std::array<Method, 5> methods{{
     {"laplacian-eigenmaps",
-     [](MPI_Comm comm, const Points&, const Graph& graph, const nldr::Arguments& a) {
-       return nldr::mpi::laplacian_eigenmaps(comm, graph, described(nldr::LaplacianEigenmapsOptions{}, a));
+     [](MPI_Comm c, const Points& p, const Graph& g, const Request& r) {
+       return distributed_fit(c, p, g, r, nldr::LaplacianEigenmapsOptions{});
      },
      "t"},
     {"diffusion-maps",
-     [](MPI_Comm comm, const Points&, const Graph& graph, const nldr::Arguments& a) {
-       return nldr::mpi::diffusion_maps(comm, graph, described(nldr::DiffusionMapsOptions{}, a));
+     [](MPI_Comm c, const Points& p, const Graph& g, const Request& r) {
+       return distributed_fit(c, p, g, r, nldr::DiffusionMapsOptions{});
      },
      "bandwidth"},
-    {"lle",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
-       return nldr::mpi::lle(comm, points, graph, described(nldr::LleOptions{}, a));
-     },
+    {"lle", [](MPI_Comm c, const Points& p, const Graph& g, const Request& r) { return distributed_fit(c, p, g, r, nldr::LleOptions{}); },
      nullptr},
     {"hessian-lle",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
-       return nldr::mpi::lle(comm, points, graph, described(nldr::LleOptions{.variant = nldr::LleVariant::hessian}, a));
+     [](MPI_Comm c, const Points& p, const Graph& g, const Request& r) {
+       return distributed_fit(c, p, g, r, nldr::LleOptions{.variant = nldr::LleVariant::hessian});
      },
      nullptr},
-    {"ltsa",
-     [](MPI_Comm comm, const Points& points, const Graph& graph, const nldr::Arguments& a) {
-       return nldr::mpi::ltsa(comm, points, graph, described(nldr::LtsaOptions{}, a));
-     },
+    {"ltsa", [](MPI_Comm c, const Points& p, const Graph& g, const Request& r) { return distributed_fit(c, p, g, r, nldr::LtsaOptions{}); },
      nullptr},
 }};
 
@@ -132,8 +148,13 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   const auto requested_knn = nldr::mpi::knn_algorithm_named(a.knn);
   if (!a.json.empty() && (a.json == a.out || a.json == a.in))
     nldr::throw_invalid("json", "--json names the same file as --in or --out: choose another path");
+  if (!a.model.empty() && (a.model == a.out || a.model == a.in || a.model == a.json))
+    nldr::throw_invalid("save_model", "--save-model names the same file as --in, --out or --json: choose another path");
   if (a.out == a.in) nldr::throw_invalid("out", "--out names the input file: choose another path");
   nldr::mpi::NpyBlockWriter writer(comm, a.out);
+  nldr::mpi::collectively(comm, [&] {  // the model's path checked before the work, as --out's is
+    if (rank == 0 && !a.model.empty()) nldr::io::AtomicFile probe(a.model);
+  });
   nldr::StageTimes times;
   nldr::Stopwatch clock;
   const auto points = nldr::mpi::read_npy_block<double>(comm, a.in);
@@ -143,9 +164,14 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   const auto knn = nldr::mpi::resolve_knn_algorithm(requested_knn, points.rows.cols());
   const auto graph = nldr::mpi::nearest_neighbors(comm, points, a.k, knn, &search);
   times.add("knn", clock.seconds());
-  const Embedding embedding = method->embed(comm, points, graph, arguments);
+  const Fit fit = method->fit(comm, points, graph, {name, arguments, a.k, !a.model.empty()});
+  const Embedding& embedding = fit.block;
   for (const auto& [stage, seconds] : embedding.times.stages) times.add(stage, seconds);
   clock.restart();
+  // The model first: when it cannot be written, no embedding is left either.
+  nldr::mpi::collectively(comm, [&] {
+    if (fit.model) nldr::save_model(*fit.model, a.model);
+  });
   writer.write(points.blocks, embedding.coordinates);
   times.add("write", clock.seconds());
 
@@ -163,6 +189,7 @@ void embed(MPI_Comm comm, const EmbedArguments& a) {
   report["eigensolver"] = "slepc-" + embedding.solver;
   report["iterations"] = embedding.iterations;
   for (double value : embedding.eigenvalues) report["eigenvalues"].push_back(value);
+  if (fit.model) report["results"] = nldr_tool::results_json(fit.model->results());  // rank 0, which writes it
   for (const auto& [stage, seconds] : times.stages) report["max_seconds_per_rank"][stage] = max_over_ranks(comm, seconds);
   report["max_knn_search_seconds_per_rank"] = max_over_ranks(comm, search.search_seconds);
   report["max_knn_exchange_seconds_per_rank"] = max_over_ranks(comm, search.exchange_seconds);
@@ -200,6 +227,9 @@ int main(int argc, char** argv) {
   embed_command->add_option("--knn", a.knn, "kNN search: automatic (spatial for D <= 20, else ring), ring or spatial")
       ->capture_default_str();
   embed_command->add_option("--json", a.json, "write a JSON report (times, memory, traffic per rank) to this file");
+  embed_command->add_option("--save-model", a.model,
+                            "write the fitted model (for nldr transform) to this file; rank 0 gathers the N training "
+                            "points and coordinates for it");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -86,6 +86,7 @@ SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph,
   result.t = bandwidth;
   std::vector<std::vector<double>> kernel(static_cast<std::size_t>(rows));
   std::vector<double> q_alpha(static_cast<std::size_t>(rows));
+  result.kernel_degrees.resize(static_cast<std::size_t>(rows));
   // A point whose every kernel value underflows is cut off the graph: the bandwidth that keeps each
   // nearest neighbor above e^-30, over all ranks, and the first such point.
   double needed = 0;
@@ -103,6 +104,7 @@ SpectralBlock<T> diffusion_maps(MPI_Comm comm, const GraphBlock<T>& graph,
       needed = std::max(needed, nearest * nearest / 30);
       first_isolated = std::min(first_isolated, int(first + i));
     }
+    result.kernel_degrees[std::size_t(i)] = q;
     q_alpha[std::size_t(i)] = std::pow(q, -options.alpha);
   }
   MPI_Allreduce(MPI_IN_PLACE, &needed, 1, MPI_DOUBLE, MPI_MAX, comm);

@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include <limits>
 #include <string>
 
 namespace nldr::mpi {
@@ -45,12 +46,13 @@ SpectralBlock<T> lle(MPI_Comm comm, const PointBlock<T>& points, const GraphBloc
                                         .eigen = detail::slepc_settings(options.eigen)};
   return detail::embed_local_blocks(comm, points, graph, method,
                                     [&](const auto& table, auto members, Eigen::Index center, auto& block) {
-                                      if (hessian)  // members = its neighbors
-                                        nldr::detail::hessian_block(table, members, options.dim, options.hessian_tol,
-                                                                    block);
-                                      else  // members = [the point, its neighbors]
-                                        nldr::detail::standard_lle_block(table, members.subspan(1), center,
-                                                                         options.reg, block);
+                                      if (!hessian)  // members = [the point, its neighbors]
+                                        return nldr::detail::standard_lle_block(table, members.subspan(1), center,
+                                                                                options.reg, block);
+                                      // members = its neighbors; Hessian LLE has no reconstruction error
+                                      nldr::detail::hessian_block(table, members, options.dim, options.hessian_tol,
+                                                                  block);
+                                      return std::numeric_limits<double>::quiet_NaN();
                                     });
 }
 

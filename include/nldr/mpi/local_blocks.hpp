@@ -52,7 +52,8 @@ struct LocalBlockMethod {
 /// The embedding by the bottom eigenvectors of M = sum_i S_i B_i S_i^T (a collective call).
 /// `block(table, members, center, B)` fills point i's block B (m x m, zeroed, symmetric) from the
 /// rows `members` of `table` (its index set, as rows of the HaloTable's `rows`); `center` is
-/// point i's row. Validates as the single-process methods do (dim, degrees, connectivity).
+/// point i's row. It returns the point's reconstruction error (NaN where the method has none),
+/// summed into the result's reconstruction_error. Validates as the single-process methods do (dim, degrees, connectivity).
 /// \throws nldr::invalid_argument ("dim", "graph", "shift"), nldr::disconnected_graph,
 ///         nldr::convergence_error, the same on every rank.
 template <Real T, class Block>
@@ -98,11 +99,12 @@ SpectralBlock<T> embed_local_blocks(MPI_Comm comm, const PointBlock<T>& points, 
       sets[std::size_t(e++)] = graph.indices[std::size_t(g)];
   }
   for (std::size_t e = 0; e < sets.size(); ++e) members[e] = table.row_of(index_t(sets[e]));
-  std::vector<double> values(std::size_t(block_offsets.back()), 0.0);
+  std::vector<double> values(std::size_t(block_offsets.back()), 0.0), errors(static_cast<std::size_t>(rows));
   parallel_for(0, rows, [&](std::int64_t i) {
     const offset_t begin = set_offsets[std::size_t(i)], m = set_offsets[std::size_t(i) + 1] - begin;
     Eigen::Map<Eigen::MatrixXd> local(values.data() + block_offsets[std::size_t(i)], Eigen::Index(m), Eigen::Index(m));
-    block(table.rows, std::span<const index_t>(members.data() + begin, std::size_t(m)), Eigen::Index(i), local);
+    errors[std::size_t(i)] =
+        block(table.rows, std::span<const index_t>(members.data() + begin, std::size_t(m)), Eigen::Index(i), local);
     // PETSc finds a row's places fastest when its columns ascend: sort the set, permuting the block.
     PetscInt* set = sets.data() + begin;
     std::vector<Eigen::Index> order(static_cast<std::size_t>(m));
@@ -116,6 +118,9 @@ SpectralBlock<T> embed_local_blocks(MPI_Comm comm, const PointBlock<T>& points, 
         local(a, b) = unsorted(order[std::size_t(a)], order[std::size_t(b)]);
     }
   });
+  result.reconstruction_error = 0;
+  for (double e : errors) result.reconstruction_error += e;  // in row order, independent of the threads
+  MPI_Allreduce(MPI_IN_PLACE, &result.reconstruction_error, 1, MPI_DOUBLE, MPI_SUM, comm);
   result.times.add("weights", clock.seconds());
   clock.restart();
 

@@ -16,6 +16,8 @@
 
 #include <mpi.h>
 
+#include <limits>
+
 namespace nldr::mpi {
 
 /// LTSA of the distributed points over their distributed graph (a collective call; PETSc and SLEPc
@@ -35,6 +37,7 @@ SpectralBlock<T> ltsa(MPI_Comm comm, const PointBlock<T>& points, const GraphBlo
   return detail::embed_local_blocks(comm, points, graph, method,
                                     [&](const auto& table, auto members, Eigen::Index, auto& block) {
                                       nldr::detail::ltsa_block(table, members, options.dim, block);
+                                      return std::numeric_limits<double>::quiet_NaN();  // none in LTSA
                                     });
 }
 

@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstdint>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,11 @@ struct SpectralBlock {
   int iterations = 0;         ///< SLEPc's restarts (iterations of other solvers)
   std::string solver;         ///< SLEPc's eigensolver and spectral transformation, e.g. "krylovschur+sinvert"
   StageTimes times;           ///< "symmetrize", "assembly", "eigensolve"
+  /// Standard LLE: sum_i ||x_i - sum_j w_ij x_j||^2 over all points, the same on every rank; NaN for
+  /// the other methods. Diffusion maps: q_i = sum_j K_ij of this rank's rows, before the alpha
+  /// normalization. Both for the single-process model (nldr/mpi/model.hpp).
+  double reconstruction_error = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> kernel_degrees;
 };
 
 namespace detail {
