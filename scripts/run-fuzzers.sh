@@ -24,6 +24,9 @@ elif ! grep -q '^NLDR_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null
 fi
 targets=(csv_reader graph_lists npy_reader model_file)
 cmake --build "$build" --parallel "${CMAKE_BUILD_PARALLEL_LEVEL:-2}" --target "${targets[@]/#/fuzz_}"
+# One fuzzer per core at a time (each is single-threaded): four targets take two rounds on two cores.
+# Counted before OMP_NUM_THREADS is set below, which GNU nproc obeys (it ran them one at a time).
+cores=$(nproc)
 # One thread per fuzzer keeps the runs reproducible and the rate per core honest, in a build with
 # OpenMP too.
 export OMP_NUM_THREADS=1
@@ -31,7 +34,6 @@ export OMP_NUM_THREADS=1
 artifacts=$(cd "$build" && pwd)/artifacts
 rm -rf "$artifacts" && mkdir -p "$artifacts"
 results=$(mktemp -d)
-# One fuzzer per core at a time (each is single-threaded): four targets take two rounds on two cores.
 run_target() {
   local target=$1 scratch
   scratch=$(mktemp -d)
@@ -44,7 +46,6 @@ run_target() {
   fi
   rm -rf "$scratch"
 }
-cores=$(nproc)
 for target in "${targets[@]}"; do
   while (($(jobs -rp | wc -l) >= cores)); do wait -n || true; done
   run_target "$target" &
