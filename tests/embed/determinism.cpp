@@ -31,7 +31,7 @@ std::vector<std::pair<std::string, Run>> pipelines() {
     all.emplace_back(std::string(entry.name), [&entry, values](const auto& X) { return edge_lengths(entry.select(X, values)); });
   }
   for (const auto& entry : nldr::embedders()) {
-    const nldr::ParameterValues values = embed_test::small_input_parameters(entry, 2);
+    const nldr::ParameterValues values = embed_test::quick_fit_parameters(entry, 2);
     // The fitted coordinates above the transform of points between the training points (shifted
     // by a fraction of the roll's spacing): one fit checks both.
     all.emplace_back(std::string(entry.name), [&entry, values, knn](const nldr::Matrix<double>& X) {

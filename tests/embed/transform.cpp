@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("transform of the training points gives their fitted coordina
       CAPTURE(entry.name, selector.name);
       const auto graph = selector.select(roll.points, selector_values(selector, entry));
       const auto model = entry.fit(nldr::FitInput<T>{.points = &roll.points, .graph = &graph},
-                                   embed_test::small_input_parameters(entry, 2));
+                                   embed_test::quick_fit_parameters(entry, 2));
       const Eigen::MatrixXd Y = model.coordinates().template cast<double>();
       const Eigen::MatrixXd again = model.transform(roll.points).template cast<double>();
       CHECK((again - Y).cwiseAbs().maxCoeff() <= (std::is_same_v<T, float> ? 1e-5 : 1e-12) * spread(Y));
