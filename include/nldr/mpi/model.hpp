@@ -12,7 +12,6 @@
 #include <nldr/embed/lle.hpp>
 #include <nldr/embed/ltsa.hpp>
 #include <nldr/embed/routines/out_of_sample.hpp>
-#include <nldr/neighbors/point_index.hpp>
 #include <nldr/mpi/diffusion_maps.hpp>
 #include <nldr/mpi/knn.hpp>
 #include <nldr/mpi/laplacian_eigenmaps.hpp>
@@ -25,7 +24,6 @@
 #include <Eigen/Core>
 #include <mpi.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -74,11 +72,8 @@ std::optional<Model> spectral_model(MPI_Comm comm, const PointBlock<T>& points, 
   model.times = block.times;
   model.diagnostics.solver = "slepc-" + block.solver;
   model.diagnostics.iterations = block.iterations;
-  // What TrainingNeighbors::from keeps for KNearest's graph: its rule, k nearest, at least `minimum`.
-  const index_t n = index_t(X.rows());
-  model.training.points = PointIndex<T>(std::move(X));
-  model.training.minimum = std::clamp<index_t>(minimum, 1, n);
-  model.training.rule = {NewPointRule::nearest, std::clamp(k, model.training.minimum, n), 0.0};
+  // KNearest's new-point rule, as TrainingNeighbors::from keeps it for a KNearest graph.
+  model.training = routines::TrainingNeighbors<T>::under(std::move(X), {NewPointRule::nearest, k, 0.0}, minimum);
   return model;
 }
 

@@ -50,22 +50,28 @@ struct TrainingNeighbors {
   /// The state for training points X of `graph`: its selection's rule (the mean degree's nearest
   /// training points when it has none), for a method that needs `minimum` neighbors.
   static TrainingNeighbors from(Matrix<T> X, const NeighborGraph<T>& graph, index_t minimum) {
+    NewPointNeighbors rule = graph.selection().new_point;
+    if (rule.rule == NewPointRule::typical_degree)
+      rule = {NewPointRule::nearest, typical_degree(graph, std::clamp<index_t>(minimum, 1, graph.size())), 0.0};
+    TrainingNeighbors state = under(std::move(X), rule, minimum);
+    if (rule.rule == NewPointRule::nearest_and_its_neighbors) {
+      for (index_t i = 0; i < graph.size(); ++i) state.graph_degrees.push_back(graph.degree(i));
+      state.graph_lists.assign(graph.indices().begin(), graph.indices().end());
+    }
+    return state;
+  }
+
+  /// The state for training points X under a resolved `rule` (nearest, within_radius, or
+  /// nearest_and_its_neighbors before its graph lists are set), for a method that needs `minimum`
+  /// neighbors: the minimum clamped to [1, N], nearest's k to [minimum, N]. (A distributed fit,
+  /// which has no NeighborGraph, builds its KNearest state so: nldr/mpi/model.hpp.)
+  static TrainingNeighbors under(Matrix<T> X, NewPointNeighbors rule, index_t minimum) {
     TrainingNeighbors state;
     const auto n = index_t(X.rows());
     state.points = PointIndex<T>(std::move(X));
     state.minimum = std::clamp<index_t>(minimum, 1, n);
-    state.rule = graph.selection().new_point;
-    switch (state.rule.rule) {
-      case NewPointRule::typical_degree:
-        state.rule = {NewPointRule::nearest, typical_degree(graph, state.minimum), 0.0};
-        break;
-      case NewPointRule::nearest: state.rule.k = std::clamp(state.rule.k, state.minimum, n); break;
-      case NewPointRule::within_radius: break;
-      case NewPointRule::nearest_and_its_neighbors:
-        for (index_t i = 0; i < n; ++i) state.graph_degrees.push_back(graph.degree(i));
-        state.graph_lists.assign(graph.indices().begin(), graph.indices().end());
-        break;
-    }
+    state.rule = rule;
+    if (rule.rule == NewPointRule::nearest) state.rule.k = std::clamp(rule.k, state.minimum, n);
     return state;
   }
 
