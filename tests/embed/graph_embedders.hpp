@@ -30,10 +30,10 @@ inline nldr::ParameterValues small_input_parameters(const nldr::EmbedderInfo& en
 
 /// As small_input_parameters, and t-SNE 400 iterations (the 250 exaggerated ones included) and UMAP
 /// 100 epochs instead of 1000 and 500: for the sweeps over every method and selector whose property
-/// holds exactly whatever the layout (bit-identical runs, the transform of the training points),
-/// where the defaults took three quarters of the time (of 2 s per pass over the registry at
-/// N = 600). Not for properties of the layout: with them t-SNE leaves two far-apart halves of 36
-/// points mixed (hostile.cpp).
+/// holds exactly whatever the layout (bit-identical runs, the transform of the training points) or
+/// compares two fits of the same length (float against double), where the defaults took three
+/// quarters of the time (of 2 s per pass over the registry at N = 600). Not for properties of one
+/// layout: with them t-SNE leaves two far-apart halves of 36 points mixed (hostile.cpp).
 inline nldr::ParameterValues quick_fit_parameters(const nldr::EmbedderInfo& entry, nldr::index_t dim) {
   nldr::ParameterValues values = small_input_parameters(entry, dim);
   for (const auto& spec : entry.parameters)
@@ -42,13 +42,14 @@ inline nldr::ParameterValues quick_fit_parameters(const nldr::EmbedderInfo& entr
   return values;
 }
 
-/// The graph embedders with target dimension `dim` and otherwise default options.
+/// The graph embedders with target dimension `dim` and otherwise the `parameters` above.
 template <nldr::Real T>
-std::vector<NamedEmbedder<T>> graph_embedders(nldr::index_t dim) {
+std::vector<NamedEmbedder<T>> graph_embedders(nldr::index_t dim,
+                                              decltype(small_input_parameters)* parameters = small_input_parameters) {
   std::vector<NamedEmbedder<T>> all;
   for (const auto& entry : nldr::embedders()) {
     if (!entry.accepts(nldr::needs_graph)) continue;
-    const nldr::ParameterValues values = small_input_parameters(entry, dim);
+    const nldr::ParameterValues values = parameters(entry, dim);
     all.push_back({std::string(entry.name), [&entry, values](const nldr::Matrix<T>& X, const nldr::NeighborGraph<T>& g) {
                      return nldr::Matrix<T>(entry.fit(nldr::FitInput<T>{.points = &X, .graph = &g}, values).coordinates());
                    }});

@@ -211,7 +211,9 @@ TEST_CASE("t-SNE: separated clusters stay apart, the KL falls after early exagge
 }
 
 TEST_CASE("t-SNE: bit-identical on 1 and 2 threads, fit and transform", "[tsne][determinism]") {
-  const auto X = tsne_test::blobs<double>(400, 6, 4, 9);
+  // 200 points: every loop splits per point, so any size takes the parallel paths; the exact
+  // repulsion's N^2 pairs made 400 points 36 s under the sanitizers.
+  const auto X = tsne_test::blobs<double>(200, 6, 4, 9);
   const auto graph = nldr::KNearest{30}(X);
   const int before = nldr::max_threads();
   for (const auto repulsion : {nldr::TsneRepulsion::exact, nldr::TsneRepulsion::barnes_hut}) {
