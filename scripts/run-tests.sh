@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds nldr's tests, tool, examples and Python package, and runs the
 # whole test suite (the C++ tests, then the Python package's pytest).
-# Usage: bash scripts/run-tests.sh [build-dir] [extra cmake args...]
+# Usage: bash scripts/run-tests.sh [--build-only] [build-dir] [extra cmake args...]
+#   --build-only  configure and build, run nothing (.ci/run builds its sanitizer tree so, in the
+#                 background, and runs this script again on that tree for the tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=false
+if [ "${1:-}" = --build-only ]; then
+  build_only=true
+  shift
+fi
 build=${1:-build}
 shift || true
 bash scripts/install-deps.sh
@@ -11,6 +18,9 @@ bash scripts/install-deps.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
   -DNLDR_BUILD_TESTS=ON -DNLDR_BUILD_EXAMPLES=ON "$@" >/dev/null
 cmake --build "$build" --parallel 2
+if $build_only; then
+  exit 0
+fi
 # ctest --parallel 2 runs two test processes of two OpenMP threads each on two cores. OpenMP's default
 # waits by spinning (libgomp: a while; clang's libomp: 200 ms) after every parallel region, so each
 # process's idle thread burns the core the other one needs: the iterative methods' thousands of short
