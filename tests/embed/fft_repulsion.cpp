@@ -107,6 +107,37 @@ TEST_CASE("FFT repulsion: FFTW and Eigen's FFT give the same sums to rounding", 
   }
 }
 
+TEST_CASE("Grid FFT: an even grid's spectrum from its first quadrant equals the DFT written out", "[fft_repulsion]") {
+  // S = 12 (a 2-D DFT of 144 terms per coefficient): x(m) = x(S - m) per axis, offset S/2 included.
+  const int S = 12, half = S / 2 + 1;
+  for (const int dim : {1, 2})
+    for (const FftBackend backend : backends()) {
+      CAPTURE(dim, int(backend));
+      const nldr::detail::GridFft fft(dim, S, backend);
+      const int rows = dim == 1 ? 1 : half;
+      std::vector<double> quadrant(std::size_t(rows) * half);
+      nldr::Random random(3);
+      for (double& x : quadrant) x = random.uniform(-1, 1);
+      auto value = [&](int mx, int my) {  // the even grid at (mx, my), from the quadrant
+        const int qx = dim == 1 ? 0 : std::min(mx, S - mx), qy = std::min(my, S - my);
+        return quadrant[std::size_t(qx) * half + qy];
+      };
+      std::vector<double> expected(std::size_t(fft.spectrum_size()));
+      const double pi = std::acos(-1.0);
+      for (int kx = 0; kx < (dim == 1 ? 1 : S); ++kx)
+        for (int ky = 0; ky < half; ++ky) {
+          double sum = 0;  // the imaginary part cancels: the grid is even
+          for (int mx = 0; mx < (dim == 1 ? 1 : S); ++mx)
+            for (int my = 0; my < S; ++my) sum += value(mx, my) * std::cos(2 * pi * (double(kx) * mx + double(ky) * my) / S);
+          expected[std::size_t(kx) * half + ky] = sum;
+        }
+      nldr::detail::AlignedBuffer<double> in(fft.quadrant_size()), spectrum(fft.spectrum_size());
+      std::copy(quadrant.begin(), quadrant.end(), in.data());
+      fft.forward_even(in.data(), spectrum.data());
+      for (Eigen::Index k = 0; k < fft.spectrum_size(); ++k) CHECK(spectrum[k] == Approx(expected[std::size_t(k)]).margin(1e-12));
+    }
+}
+
 TEST_CASE("FFT repulsion grid: intervals grow with the extent, FFT-friendly, capped by max_nodes", "[fft_repulsion]") {
   const auto grid_of = [](double extent, int dim, const FftRepulsionSettings& settings = {}) {
     return nldr::detail::fft_repulsion_grid(clustered_layout(200, dim, extent, 3), settings);

@@ -273,22 +273,22 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
   parallel_for(0, 2 + charges, [&](Index task) {
     double* buffer = nullptr;
     AlignedBuffer<double>& real = work.real[thread_index()];
-    AlignedBuffer<std::complex<double>>& spectrum = task < 2 ? work.product[thread_index()] : work.charge_spectrum[task - 2];
-    spectrum.resize(spectrum_size);
     if (task < 2) {
-      real.resize(fft.real_size());
+      // The kernel at offsets 0 .. M per axis (offset M, which no pair of nodes has, zero): the
+      // first quadrant of the even circulant.
+      real.resize(fft.quadrant_size());
       buffer = real.data();
-      std::fill(buffer, buffer + fft.real_size(), 0.0);
+      std::fill(buffer, buffer + fft.quadrant_size(), 0.0);
       const std::vector<double>& kernel = task == 0 ? work.kernel_w : work.kernel_v;
-      auto wrap = [&](Index m) { return m >= 0 ? m : S + m; };
-      for (Index mx = -(rows - 1); mx < rows; ++mx)
-        for (Index my = -(M - 1); my < M; ++my)
-          buffer[wrap(mx) * (dim == 1 ? 0 : S) + wrap(my)] = kernel[std::abs(mx) * M + std::abs(my)];
-      fft.forward(buffer, spectrum.data());
+      for (Index mx = 0; mx < rows; ++mx)
+        std::copy(kernel.data() + mx * M, kernel.data() + mx * M + M, buffer + mx * (M + 1));
       AlignedBuffer<double>& real_spectrum = work.kernel_spectrum[task];
       real_spectrum.resize(spectrum_size);
-      for (Index k = 0; k < spectrum_size; ++k) real_spectrum[k] = spectrum[k].real() * scale;
+      fft.forward_even(buffer, real_spectrum.data());
+      for (Index k = 0; k < spectrum_size; ++k) real_spectrum[k] *= scale;
     } else {
+      AlignedBuffer<std::complex<double>>& spectrum = work.charge_spectrum[task - 2];
+      spectrum.resize(spectrum_size);
       real.resize(top_size);
       buffer = real.data();
       std::fill(buffer, buffer + top_size, 0.0);

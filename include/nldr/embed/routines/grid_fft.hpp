@@ -19,6 +19,7 @@
 #endif
 #include <unsupported/Eigen/FFT>
 
+#include <algorithm>
 #include <complex>
 #include <cstdlib>
 #include <map>
@@ -77,14 +78,15 @@ class AlignedBuffer {
 };
 
 #if defined(NLDR_HAVE_FFTW)
-/// The plans of one grid shape: the full 2-D forward transform, and the pruned ones of a grid whose
-/// lower half is zero (forward) or not needed (inverse): rows, then columns in place. In 1-D only
-/// `forward` and `inverse` (full) exist.
+/// The plans of one grid shape: the full 2-D forward transform, the pruned ones of a grid whose
+/// lower half is zero (forward) or not needed (inverse): rows, then columns in place, and the
+/// transform of an even grid (a DCT-I of its first quadrant, in place). In 1-D `forward`, `inverse`
+/// (full) and `even` exist.
 struct FftwPlans {
-  fftw_plan forward = nullptr, inverse = nullptr;
+  fftw_plan forward = nullptr, inverse = nullptr, even = nullptr;
   fftw_plan top_rows_forward = nullptr, columns_forward = nullptr, columns_inverse = nullptr, top_rows_inverse = nullptr;
   std::vector<fftw_plan> all() const {
-    return {forward, inverse, top_rows_forward, columns_forward, columns_inverse, top_rows_inverse};
+    return {forward, inverse, even, top_rows_forward, columns_forward, columns_inverse, top_rows_inverse};
   }
 };
 
@@ -111,10 +113,12 @@ inline const FftwPlans& fftw_plans(int dim, int size) {
     const unsigned flags = FFTW_ESTIMATE | FFTW_DESTROY_INPUT;
     FftwPlans& plans = it->second;
     bool planned = true;
+    const int quadrant = size / 2 + 1;  // DCT-I length of the even grid's first quadrant
     if (dim == 1) {
       plans.forward = fftw_plan_dft_r2c_1d(size, in.data(), spectrum, flags);
       plans.inverse = fftw_plan_dft_c2r_1d(size, spectrum, in.data(), flags);
-      planned = plans.forward != nullptr && plans.inverse != nullptr;
+      plans.even = fftw_plan_r2r_1d(quadrant, in.data(), in.data(), FFTW_REDFT00, flags);
+      planned = plans.forward != nullptr && plans.inverse != nullptr && plans.even != nullptr;
     } else {
       const int n[1] = {size}, top = size / 2;
       plans.forward = fftw_plan_dft_r2c_2d(size, size, in.data(), spectrum, flags);
@@ -124,7 +128,8 @@ inline const FftwPlans& fftw_plans(int dim, int size) {
       plans.columns_inverse = fftw_plan_many_dft(1, n, half, spectrum, nullptr, half, 1, spectrum, nullptr, half, 1,
                                                  FFTW_BACKWARD, flags);
       plans.top_rows_inverse = fftw_plan_many_dft_c2r(1, n, top, spectrum, nullptr, 1, half, in.data(), nullptr, 1, size, flags);
-      planned = plans.forward != nullptr && plans.top_rows_forward != nullptr && plans.columns_forward != nullptr &&
+      plans.even = fftw_plan_r2r_2d(quadrant, quadrant, in.data(), in.data(), FFTW_REDFT00, FFTW_REDFT00, flags);
+      planned = plans.even != nullptr && plans.forward != nullptr && plans.top_rows_forward != nullptr && plans.columns_forward != nullptr &&
                 plans.columns_inverse != nullptr && plans.top_rows_inverse != nullptr;
     }
     if (!planned) {
@@ -140,11 +145,12 @@ inline const FftwPlans& fftw_plans(int dim, int size) {
 
 /// Real-to-complex transforms of an S^d grid (d = 1, 2, S even) stored row-major, the spectrum as
 /// FFTW lays it out: S^(d-1) rows of S/2 + 1 coefficients, unnormalized. The convolution of a grid
-/// with S/2 nodes per axis needs no more than three of them: the full forward transform (of the
-/// kernel); the forward transform of a grid that is zero beyond its first S/2 rows, given as those
-/// rows only; and the inverse transform of which only the first S/2 rows are kept. (In 1-D, "rows"
-/// are the single row of S values, and nothing is pruned.) Every method may run concurrently with
-/// any other on different arrays; the transforms overwrite their input.
+/// with S/2 nodes per axis needs no more than four of them: the full forward transform; that of an
+/// even grid (a kernel: x(m) = x(-m) per axis, so its spectrum is real), from its first quadrant; the
+/// forward transform of a grid that is zero beyond its first S/2 rows, given as those rows only; and
+/// the inverse transform of which only the first S/2 rows are kept. (In 1-D, "rows" are the single
+/// row of S values, and nothing is pruned.) Every method may run concurrently with any other on
+/// different arrays; the transforms overwrite their input.
 class GridFft {
  public:
   GridFft(int dim, int size, FftBackend backend) : dim_(dim), size_(size) {
@@ -163,6 +169,8 @@ class GridFft {
   Eigen::Index top_size() const { return top_rows() * size_; }
   /// Coefficients of the half spectrum, S^(d-1) (S/2 + 1).
   Eigen::Index spectrum_size() const { return rows() * half(); }
+  /// Values of an even grid's first quadrant, offsets 0 .. S/2 per axis: (S/2 + 1)^d.
+  Eigen::Index quadrant_size() const { return dim_ == 1 ? half() : half() * half(); }
   bool uses_fftw() const { return use_fftw_; }
 
   /// spectrum = FFT(grid), grid of real_size() values.
@@ -171,6 +179,34 @@ class GridFft {
     if (use_fftw_) return fftw_execute_dft_r2c(plans_->forward, grid, fftw(spectrum));
 #endif
     eigen_forward(grid, spectrum, rows());
+  }
+
+  /// spectrum = FFT of the even grid whose first quadrant (quadrant_size() values, row-major, offsets
+  /// 0 .. S/2 per axis) is `quadrant`: real, spectrum_size() values in the half spectrum's layout. The
+  /// spectrum of an even sequence of length S is the DCT-I of its first S/2 + 1 values (FFTW's
+  /// REDFT00: Frigo & Johnson 2005), a quarter of the full transform's work in 2-D; coefficient (k_x, k_y) is that
+  /// of (S - k_x, k_y), so the quadrant's spectrum fills every row.
+  void forward_even(double* quadrant, double* spectrum) const {
+    const Eigen::Index q = half();
+#if defined(NLDR_HAVE_FFTW)
+    if (use_fftw_) {
+      fftw_execute_r2r(plans_->even, quadrant, quadrant);
+      for (Eigen::Index r = 0; r < rows(); ++r) {
+        const double* from = quadrant + std::min(r, size_ - r) * (dim_ == 1 ? 0 : q);
+        std::copy(from, from + q, spectrum + r * q);
+      }
+      return;
+    }
+#endif
+    // Eigen's FFT has no DCT: the full grid, mirrored from the quadrant, and its real spectrum.
+    AlignedBuffer<double> grid(real_size());
+    AlignedBuffer<std::complex<double>> full(spectrum_size());
+    const Eigen::Index columns = size_;
+    for (Eigen::Index r = 0; r < rows(); ++r)
+      for (Eigen::Index c = 0; c < columns; ++c)
+        grid[r * columns + c] = quadrant[std::min(r, size_ - r) * (dim_ == 1 ? 0 : q) + std::min(c, size_ - c)];
+    forward(grid.data(), full.data());
+    for (Eigen::Index k = 0; k < spectrum_size(); ++k) spectrum[k] = full[k].real();
   }
 
   /// spectrum = FFT of the grid whose first top_size() values are `top` and the rest zero.
