@@ -78,33 +78,13 @@ struct DiffusionMapsOptions {
 /// A fitted diffusion map: coordinates lambda_j^t psi_j, `eigenvalues` lambda_1 >= ... >= lambda_d of
 /// the Markov matrix P, and what the Nystrom extension (transform) needs.
 template <Real T>
-struct DiffusionMapsModel : Embedding<T> {
+struct DiffusionMapsModel : Embedding<T>, routines::PlacesByTrainingNeighbors<DiffusionMapsModel<T>> {
   double bandwidth = 0;       ///< epsilon used (the automatic value when options.bandwidth was 0)
   double alpha = 1;           ///< the alpha normalization used
   double diffusion_time = 1;  ///< the t used
   /// Training points, their search index and the rule that gives a new point its neighbors.
   routines::TrainingNeighbors<T> training;
   Eigen::VectorXd kernel_degrees;  ///< q_i = sum_j K_ij, N (before the alpha normalization)
-
-  /// Nystrom extension (Coifman & Lafon 2006, sec. 3; Bengio et al. 2004) of new points (P x D,
-  /// finite, same D) over the training points the graph's selector would join them to (docs/models.md,
-  /// "What a new point gets"): for a new point x, the kernel to them with the same epsilon and alpha
-  /// normalization, p(x, x_i) = K^(a)(x, x_i) / sum_i K^(a)(x, x_i), and coordinate
-  /// j = (1 / lambda_j) sum_i p(x, x_i) Y_ij (Y = the training coordinates); a new point equal to a
-  /// training point gets its coordinates. O(P k (log N + d)) for k neighbors each.
-  /// \throws nldr::invalid_argument naming "X_new" (bad shape, non-finite, or a point so far from the
-  /// training data that every kernel value underflows).
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new), X_new);
-  }
-
-  /// As above over their k nearest training points instead, 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k), X_new);
-  }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
@@ -127,6 +107,17 @@ struct DiffusionMapsModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<DiffusionMapsModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Nystrom extension (Coifman & Lafon 2006, sec. 3; Bengio et al. 2004) of new points (P x D,
+  /// finite, same D) over the training points the graph's selector would join them to (docs/models.md,
+  /// "What a new point gets"): for a new point x, the kernel to them with the same epsilon and alpha
+  /// normalization, p(x, x_i) = K^(a)(x, x_i) / sum_i K^(a)(x, x_i), and coordinate
+  /// j = (1 / lambda_j) sum_i p(x, x_i) Y_ij (Y = the training coordinates); a new point equal to a
+  /// training point gets its coordinates. O(P k (log N + d)) for k neighbors each.
+  /// \throws nldr::invalid_argument naming "X_new" (bad shape, non-finite, or a point so far from the
+  /// training data that every kernel value underflows).
   Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
 

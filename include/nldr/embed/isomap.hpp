@@ -91,7 +91,7 @@ struct IsomapOptions {
 
 /// A fitted Isomap: MDS of the geodesics plus the geodesic fit, and what transform needs.
 template <Real T>
-struct IsomapModel : Embedding<T> {
+struct IsomapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<IsomapModel<T>> {
   /// 1 - r^2 (Pearson) between geodesic and embedding distances, in [0, 1]; NaN when undefined
   /// (every embedding distance equal).
   double residual_variance = 0;
@@ -115,21 +115,6 @@ struct IsomapModel : Embedding<T> {
   /// Triangulation with every training point a landmark: L# (d x N) and mean squared geodesics.
   Eigen::MatrixXd pseudo_inverse;
   Eigen::VectorXd mean_squared;
-
-  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
-  /// selector joined them (docs/models.md, "What a new point gets"). Cost O(P (k + d) N) for k
-  /// neighbors each. \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new));
-  }
-
-  /// As above, joined to their k nearest training points instead, 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k));
-  }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
@@ -161,6 +146,12 @@ struct IsomapModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<IsomapModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
+  /// selector joined them (docs/models.md, "What a new point gets"). Cost O(P (k + d) N) for k
+  /// neighbors each. \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& neighbors) const;
 };
 

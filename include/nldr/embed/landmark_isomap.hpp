@@ -100,7 +100,7 @@ struct LandmarkIsomapOptions {
 
 /// A fitted Landmark Isomap: coordinates, the landmark MDS, and what transform needs.
 template <Real T>
-struct LandmarkIsomapModel : Embedding<T> {
+struct LandmarkIsomapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LandmarkIsomapModel<T>> {
   std::vector<index_t> landmarks;   ///< the m landmark point indices, in choice order
   Matrix<T> geodesics_to_landmarks;  ///< N x m: row j = geodesic distances from point j to the landmarks
   Eigen::MatrixXd pseudo_inverse;   ///< d x m: L#, rows v_k^T / sqrt(lambda_k)
@@ -133,22 +133,6 @@ struct LandmarkIsomapModel : Embedding<T> {
         distances.template cast<double>().cwiseAbs2());
   }
 
-  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
-  /// selector joined them (docs/models.md, "What a new point gets"): the geodesic of new point x to
-  /// landmark a is min_q (|x - x_q| + G(q, a)) over its training neighbors q. Cost O(P (k + d) m)
-  /// for k neighbors each. \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new));
-  }
-
-  /// As above, joined to their k nearest training points instead, 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k));
-  }
-
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
     check_embedding_state(*this);
@@ -176,6 +160,13 @@ struct LandmarkIsomapModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<LandmarkIsomapModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) joined to the training points as the graph's
+  /// selector joined them (docs/models.md, "What a new point gets"): the geodesic of new point x to
+  /// landmark a is min_q (|x - x_q| + G(q, a)) over its training neighbors q. Cost O(P (k + d) m)
+  /// for k neighbors each. \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& neighbors) const;
 };
 

@@ -68,27 +68,10 @@ struct LaplacianEigenmapsOptions {
 /// A fitted Laplacian Eigenmaps: coordinates f = D^-1/2 u, eigenvalues lambda of L f = lambda D f,
 /// the heat-kernel width used, and what transform needs.
 template <Real T>
-struct LaplacianEigenmapsModel : Embedding<T> {
+struct LaplacianEigenmapsModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LaplacianEigenmapsModel<T>> {
   double t = 0;  ///< the t used (the automatic value when options.t was 0)
   /// Training points, their search index and the rule that gives a new point its neighbors.
   routines::TrainingNeighbors<T> training;
-
-  /// Places new points (P x D, finite, same D) from the training points the graph's selector
-  /// would join them to (docs/models.md, "What a new point gets"), weighted over its k
-  /// neighbors (a new point equal to a training point gets that point's coordinates; one whose
-  /// every weight underflows gets its nearest neighbor's). O(P k (D + d)).
-  /// \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new), X_new);
-  }
-
-  /// As above from their k nearest training points instead, 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k), X_new);
-  }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
@@ -108,6 +91,14 @@ struct LaplacianEigenmapsModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<LaplacianEigenmapsModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets"), weighted over its k
+  /// neighbors (a new point equal to a training point gets that point's coordinates; one whose
+  /// every weight underflows gets its nearest neighbor's). O(P k (D + d)).
+  /// \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
 

@@ -84,7 +84,7 @@ struct LleOptions {
 /// A fitted LLE: N x d coordinates (unit-norm, mutually orthogonal columns), the d eigenvalues of M
 /// behind them, timings ("weights", "assembly", "eigensolve"), solver diagnostics, and what transform needs.
 template <Real T>
-struct LleModel : Embedding<T> {
+struct LleModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LleModel<T>> {
   /// sum_i ||x_i - sum_j w_ij x_j||^2 with the regularized barycenter weights (standard, modified);
   /// NaN for hessian, which has no reconstruction weights.
   double reconstruction_error = std::numeric_limits<double>::quiet_NaN();
@@ -94,23 +94,6 @@ struct LleModel : Embedding<T> {
   double reg = 1e-3;
   /// Training points, their search index and the rule that gives a new point its neighbors (>= d + 1).
   routines::TrainingNeighbors<T> training;
-
-  /// Places new points (P x D, finite, same D) from the training points the graph's selector
-  /// would join them to (docs/models.md, "What a new point gets"): y = sum_j w_j y_j with
-  /// the barycenter weights of x over its k neighbors (a new point equal to a training point gets
-  /// that point's coordinates). O(P k^2 D).
-  /// \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new), X_new);
-  }
-
-  /// As above from their k nearest training points instead, d + 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k), X_new);
-  }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
@@ -130,6 +113,14 @@ struct LleModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<LleModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets"): y = sum_j w_j y_j with
+  /// the barycenter weights of x over its k neighbors (a new point equal to a training point gets
+  /// that point's coordinates). O(P k^2 D).
+  /// \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
 

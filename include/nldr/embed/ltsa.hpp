@@ -60,26 +60,9 @@ struct LtsaOptions {
 /// A fitted LTSA: N x d coordinates (unit-norm orthogonal columns), the d eigenvalues of the
 /// alignment matrix behind them, and what transform needs.
 template <Real T>
-struct LtsaModel : Embedding<T> {
+struct LtsaModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LtsaModel<T>> {
   /// Training points, their search index and the rule that gives a new point its neighbors (>= d + 1).
   routines::TrainingNeighbors<T> training;
-
-  /// Places new points (P x D, finite, same D) from the training points the graph's selector
-  /// would join them to (docs/models.md, "What a new point gets") and the tangent
-  /// space of its k neighbors (a new point equal to a training point gets that point's
-  /// coordinates). O(P (k^2 D + k^3)).
-  /// \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new), X_new);
-  }
-
-  /// As above from their k nearest training points instead, d + 1 <= k <= N.
-  /// \throws nldr::invalid_argument naming "X_new" or "k".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k), X_new);
-  }
 
   /// Throws invalid_argument("model") unless the fields fit together (e.g. after a model file).
   void check_state() const {
@@ -95,6 +78,14 @@ struct LtsaModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<LtsaModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) from the training points the graph's selector
+  /// would join them to (docs/models.md, "What a new point gets") and the tangent
+  /// space of its k neighbors (a new point equal to a training point gets that point's
+  /// coordinates). O(P (k^2 D + k^3)).
+  /// \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& neighbors, const PointsRef<T>& X_new) const;
 };
 

@@ -110,7 +110,7 @@ struct UmapOptions {
 
 /// A fitted UMAP: the coordinates, the curve and sampling settings, and what transform needs.
 template <Real T>
-struct UmapModel : Embedding<T> {
+struct UmapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<UmapModel<T>> {
   double a = 0, b = 0;  ///< the fitted curve 1 / (1 + a d^(2b))
   double learning_rate = 1, negative_sample_rate = 5, repulsion_strength = 1, local_connectivity = 1;
   index_t n_epochs = 0;            ///< epochs of the fit
@@ -119,23 +119,6 @@ struct UmapModel : Embedding<T> {
   /// Training points, their search index and the rule that gives a new point its neighbors.
   routines::TrainingNeighbors<T> training;
   OptimizerDiagnostics optimizer;
-
-  /// Places new points (P x D, finite, same D) among the training points the graph's selector would
-  /// join them to (docs/models.md, "What a new point gets"): memberships to them with rho from
-  /// local_connectivity - 1 (umap-learn's rule), start at their weighted mean, then n_epochs / 3
-  /// epochs (0 requested: 100 for at most 10,000 new points, else 30) against the fixed training
-  /// layout. A new point equal to a training point gets that point's coordinates. Rows in parallel,
-  /// the same for any thread count. \throws nldr::invalid_argument naming "X_new".
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new) const {
-    return place(training.of(X_new));
-  }
-
-  /// As above from their k nearest training points instead, 1 <= k <= N.
-  template <class Derived>
-  Matrix<T> transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
-    return place(training.nearest(X_new, k));
-  }
 
   void check_state() const {
     check_embedding_state(*this);
@@ -163,6 +146,15 @@ struct UmapModel : Embedding<T> {
   }
 
  private:
+  friend routines::PlacesByTrainingNeighbors<UmapModel<T>>;
+
+  /// What transform(X_new[, k]) (routines::PlacesByTrainingNeighbors) does with the neighbors it finds:
+  /// Places new points (P x D, finite, same D) among the training points the graph's selector would
+  /// join them to (docs/models.md, "What a new point gets"): memberships to them with rho from
+  /// local_connectivity - 1 (umap-learn's rule), start at their weighted mean, then n_epochs / 3
+  /// epochs (0 requested: 100 for at most 10,000 new points, else 30) against the fixed training
+  /// layout. A new point equal to a training point gets that point's coordinates. Rows in parallel,
+  /// the same for any thread count. \throws nldr::invalid_argument naming "X_new".
   Matrix<T> place(const detail::NeighborLists<T>& lists) const;
 };
 

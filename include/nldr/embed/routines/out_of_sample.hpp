@@ -202,6 +202,40 @@ detail::NeighborLists<T> TrainingNeighbors<T>::of(const PointsRef<T>& X_new) con
 NLDR_PRECOMPILED(detail::NeighborLists<float> TrainingNeighbors<float>::of(const PointsRef<float>&) const)
 NLDR_PRECOMPILED(detail::NeighborLists<double> TrainingNeighbors<double>::of(const PointsRef<double>&) const)
 
+/// The `transform` of a model that places new points from their neighbors among its training points
+/// (docs/models.md, "What a new point gets"), written once for the graph models. `Model` derives
+/// from it, holds `training` (TrainingNeighbors) and befriends it for its private
+/// `place(neighbors)` or `place(neighbors, X_new)`, which says how the neighbors place a point.
+template <class Model>
+struct PlacesByTrainingNeighbors {
+  /// New points (P x D, finite, the training D) placed from the training points the graph's
+  /// selector would join them to (TrainingNeighbors::of).
+  /// \throws nldr::invalid_argument naming "X_new".
+  template <class Derived>
+  auto transform(const Eigen::MatrixBase<Derived>& X_new) const {
+    return place(model().training.of(X_new), X_new);
+  }
+
+  /// As above from their k nearest training points instead, from the method's fewest (the model's
+  /// training.minimum) to N.
+  /// \throws nldr::invalid_argument naming "X_new" or "k".
+  template <class Derived>
+  auto transform(const Eigen::MatrixBase<Derived>& X_new, index_t k) const {
+    return place(model().training.nearest(X_new, k), X_new);
+  }
+
+ private:
+  const Model& model() const { return static_cast<const Model&>(*this); }
+
+  template <class Neighbors, class Derived>
+  auto place(const Neighbors& neighbors, const Eigen::MatrixBase<Derived>& X_new) const {
+    if constexpr (requires { model().place(neighbors, X_new); })
+      return model().place(neighbors, X_new);
+    else
+      return model().place(neighbors);
+  }
+};
+
 /// The transform of the local methods (LLE, LTSA, Laplacian Eigenmaps, diffusion maps): row p of
 /// X_new is placed by `place(x, members, distances)` from its training neighbors in `lists` (a
 /// std::span of indices and of distances, nearest first), returning its d coordinates as an
