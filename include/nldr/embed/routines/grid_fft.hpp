@@ -184,27 +184,24 @@ class GridFft {
   /// spectrum = FFT of the even grid whose first quadrant (quadrant_size() values, row-major, offsets
   /// 0 .. S/2 per axis) is `quadrant`: real, spectrum_size() values in the half spectrum's layout. The
   /// spectrum of an even sequence of length S is the DCT-I of its first S/2 + 1 values (FFTW's
-  /// REDFT00: Frigo & Johnson 2005), a quarter of the full transform's work in 2-D; coefficient (k_x, k_y) is that
-  /// of (S - k_x, k_y), so the quadrant's spectrum fills every row.
+  /// REDFT00: Frigo & Johnson 2005), a quarter of the full transform's work in 2-D; coefficient
+  /// (k_x, k_y) is that of (S - k_x, k_y), so the quadrant's spectrum fills every row.
   void forward_even(double* quadrant, double* spectrum) const {
     const Eigen::Index q = half();
+    // Row r of the full grid (or spectrum) mirrors the quadrant's row min(r, S - r).
+    auto mirrored_row = [&](Eigen::Index r) { return quadrant + (dim_ == 1 ? 0 : std::min(r, size_ - r) * q); };
 #if defined(NLDR_HAVE_FFTW)
     if (use_fftw_) {
       fftw_execute_r2r(plans_->even, quadrant, quadrant);
-      for (Eigen::Index r = 0; r < rows(); ++r) {
-        const double* from = quadrant + std::min(r, size_ - r) * (dim_ == 1 ? 0 : q);
-        std::copy(from, from + q, spectrum + r * q);
-      }
+      for (Eigen::Index r = 0; r < rows(); ++r) std::copy(mirrored_row(r), mirrored_row(r) + q, spectrum + r * q);
       return;
     }
 #endif
     // Eigen's FFT has no DCT: the full grid, mirrored from the quadrant, and its real spectrum.
     AlignedBuffer<double> grid(real_size());
     AlignedBuffer<std::complex<double>> full(spectrum_size());
-    const Eigen::Index columns = size_;
     for (Eigen::Index r = 0; r < rows(); ++r)
-      for (Eigen::Index c = 0; c < columns; ++c)
-        grid[r * columns + c] = quadrant[std::min(r, size_ - r) * (dim_ == 1 ? 0 : q) + std::min(c, size_ - c)];
+      for (Eigen::Index c = 0; c < size_; ++c) grid[r * size_ + c] = mirrored_row(r)[std::min(c, size_ - c)];
     forward(grid.data(), full.data());
     for (Eigen::Index k = 0; k < spectrum_size(); ++k) spectrum[k] = full[k].real();
   }
