@@ -16,6 +16,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/parallel.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/embedding.hpp>
@@ -25,6 +26,7 @@
 #include <Eigen/Core>
 #define XXH_INLINE_ALL  // header-only use of Debian's libxxhash-dev: nothing to link
 #include <xxhash.h>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -37,6 +39,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <sys/mman.h>
 
 namespace nldr {
 
@@ -69,6 +73,25 @@ inline std::uint64_t fnv1a(std::string_view bytes) {
 /// corruption, not tampering.
 inline std::uint64_t model_checksum(std::uint32_t version, std::string_view bytes) {
   return version >= 3 ? std::uint64_t(XXH3_64bits(bytes.data(), bytes.size())) : fnv1a(bytes);
+}
+
+/// memcpy in 16 MiB blocks on nldr's threads: the copy of a large matrix out of a mapped model
+/// file (an 800 MB Isomap model's geodesics) and the page faults of its fresh destination then run
+/// on every core instead of one. Where Linux offers transparent huge pages on request, the
+/// destination asks for them: a fault per 2 MiB instead of per 4 KiB.
+inline void copy_in_parallel(void* to, std::string_view from) {
+  constexpr std::size_t block = std::size_t(1) << 24;
+#if defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t(1) << 21;
+  const std::uintptr_t begin = (std::uintptr_t(to) + huge - 1) & ~(huge - 1);
+  const std::uintptr_t end = (std::uintptr_t(to) + from.size()) & ~(huge - 1);
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice only
+#endif
+  const auto blocks = std::int64_t((from.size() + block - 1) / block);
+  parallel_for(0, blocks, [&](std::int64_t b) {
+    const std::size_t at = std::size_t(b) * block;
+    std::memcpy(static_cast<char*>(to) + at, from.data() + at, std::min(block, from.size() - at));
+  }, 1);
 }
 
 /// Appends fields to a byte string (a visitor of model fields).
@@ -281,7 +304,7 @@ class ModelReader {
     value.resize(Eigen::Index(rows), Eigen::Index(cols));
     if (value.size() == 0) return;
     if (Derived::IsRowMajor || value.cols() == 1) {  // stored order = memory order: one copy
-      std::memcpy(value.data(), data.data(), data.size());
+      copy_in_parallel(value.data(), data);
       return;
     }
     const char* next = data.data();

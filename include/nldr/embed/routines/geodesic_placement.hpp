@@ -10,41 +10,95 @@
 #include <nldr/neighbors/detail/exact_search.hpp>
 
 #include <Eigen/Core>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cmath>
-#include <limits>
 #include <utility>
 #include <vector>
 
 namespace nldr::detail {
 
-/// best[j] = min(best[j], offset + row[j]): exact, so every vector width gives the same numbers.
+inline constexpr std::int64_t kPlacementLanes = 8;
+
+/// best[j] = min(best[j], offset + row[j]), or = offset + row[j] for the first row: exact, so every
+/// vector width gives the same numbers.
 template <Real S>
-[[gnu::always_inline]] inline void min_plus_loop(double* best, const S* row, double offset, std::int64_t n) {
-  for (std::int64_t j = 0; j < n; ++j) best[j] = std::min(best[j], offset + double(row[j]));
+[[gnu::always_inline]] inline void min_plus_loop(double* best, const S* row, double offset, std::int64_t n,
+                                                 bool first) {
+  for (std::int64_t j = 0; j < n; ++j) best[j] = first ? offset + double(row[j]) : std::min(best[j], offset + double(row[j]));
+}
+
+/// lane[j % 8] += l[j] * (g[j]^2 - mean[j]), each lane over its j in increasing order.
+[[gnu::always_inline]] inline void add_squares_loop(double* lane, const double* l, const double* g, const double* mean,
+                                                    std::int64_t n) {
+  std::int64_t j = 0;
+  for (; j + kPlacementLanes <= n; j += kPlacementLanes)
+    for (std::int64_t k = 0; k < kPlacementLanes; ++k) lane[k] += l[j + k] * (g[j + k] * g[j + k] - mean[j + k]);
+  for (; j < n; ++j) lane[j % kPlacementLanes] += l[j] * (g[j] * g[j] - mean[j]);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// A baseline build vectorizes for SSE2 only (two doubles); AVX-512 does eight, picked at run time.
-__attribute__((target("avx512f"))) inline void min_plus_avx512(double* best, const double* row, double offset,
-                                                               std::int64_t n) {
-  min_plus_loop(best, row, offset, n);
+// A baseline build vectorizes for SSE2 at most (GCC's -O2 hardly at all); AVX-512 does eight
+// doubles, picked at run time. Contraction to fused multiply-adds is off so that both paths round
+// alike: the same numbers on every processor. _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
+#if !defined(__clang__)  // clang fuses only within one expression, and an intrinsic is a call
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+__attribute__((target("avx512f"))) inline __m512d widened(const double* row) { return _mm512_loadu_pd(row); }
+__attribute__((target("avx512f"))) inline __m512d widened(const float* row) {
+  return _mm512_cvtps_pd(_mm256_loadu_ps(row));
 }
-__attribute__((target("avx512f"))) inline void min_plus_avx512(double* best, const float* row, double offset,
-                                                               std::int64_t n) {
-  min_plus_loop(best, row, offset, n);
+template <Real S>
+__attribute__((target("avx512f"))) void min_plus_avx512(double* best, const S* row, double offset, std::int64_t n,
+                                                        bool first) {
+  const __m512d shift = _mm512_set1_pd(offset);
+  std::int64_t j = 0;
+  if (first)
+    for (; j + 8 <= n; j += 8) _mm512_storeu_pd(best + j, _mm512_add_pd(shift, widened(row + j)));
+  else
+    for (; j + 8 <= n; j += 8)
+      _mm512_storeu_pd(best + j, _mm512_min_pd(_mm512_add_pd(shift, widened(row + j)), _mm512_loadu_pd(best + j)));
+  min_plus_loop(best + j, row + j, offset, n - j, first);
 }
+__attribute__((target("avx512f"))) inline void add_squares_avx512(double* lane, const double* l, const double* g,
+                                                                  const double* mean, std::int64_t n) {
+  __m512d sum = _mm512_loadu_pd(lane);
+  for (std::int64_t j = 0; j < n; j += 8) {  // the tail masked, not scalar: no compiler may fuse it
+    const auto live = __mmask8(n - j >= 8 ? 0xFFu : (1u << (n - j)) - 1);
+    const __m512d x = _mm512_maskz_loadu_pd(live, g + j);
+    const __m512d square = _mm512_sub_pd(_mm512_mul_pd(x, x), _mm512_maskz_loadu_pd(live, mean + j));
+    sum = _mm512_mask_add_pd(sum, live, sum, _mm512_mul_pd(_mm512_maskz_loadu_pd(live, l + j), square));
+  }
+  _mm512_storeu_pd(lane, sum);
+}
+#if !defined(__clang__)
+#pragma GCC pop_options
 #endif
 
-template <Real S>
-inline void min_plus(double* best, const S* row, double offset, std::int64_t n) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+inline bool has_avx512() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512) return min_plus_avx512(best, row, offset, n);
+  return avx512;
+}
 #endif
-  min_plus_loop(best, row, offset, n);
+
+template <Real S>
+inline void min_plus(double* best, const S* row, double offset, std::int64_t n, bool first) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (has_avx512()) return min_plus_avx512(best, row, offset, n, first);
+#endif
+  min_plus_loop(best, row, offset, n, first);
+}
+
+inline void add_squares(double* lane, const double* l, const double* g, const double* mean, std::int64_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (has_avx512()) return add_squares_avx512(lane, l, g, mean, n);
+#endif
+  add_squares_loop(lane, l, g, mean, n);
 }
 
 }  // namespace nldr::detail
@@ -52,16 +106,16 @@ inline void min_plus(double* best, const S* row, double offset, std::int64_t n) 
 namespace nldr::routines {
 
 /// Places the new points whose nearest training points are `lists` (row p: indices and distances,
-/// nearest first) by geodesics through them and the triangulation (L# = pseudo_inverse, d x N;
+/// nearest first; at least one each, as TrainingNeighbors gives) by geodesics through them and the triangulation (L# = pseudo_inverse, d x N;
 /// mean_squared, N). G is N x N (float or double); `coordinates` are the training points' (N x d).
 /// Each point's sum over j runs in eight lanes by j mod 8 (independent sums, so the loop vectorizes),
-/// added in a fixed order: the result does not depend on the thread count or on the order in which
+/// added in a fixed order: the result is the same on every processor and does not depend on the thread count or on the order in which
 /// the points are visited.
 template <Real T, Real S, Real L, Real C>
 Matrix<T> place_by_geodesics(const nldr::detail::NeighborLists<L>& lists, const Matrix<S>& G,
                              const Matrix<C>& coordinates, const Eigen::MatrixXd& pseudo_inverse,
                              const Eigen::VectorXd& mean_squared) {
-  constexpr std::int64_t lanes = 8;
+  constexpr std::int64_t lanes = nldr::detail::kPlacementLanes;
   const std::int64_t points = std::int64_t(lists.offsets.size()) - 1, n = G.cols();
   const Eigen::Index d = pseudo_inverse.rows();
   Matrix<T> Y(points, d);
@@ -85,25 +139,40 @@ Matrix<T> place_by_geodesics(const nldr::detail::NeighborLists<L>& lists, const 
   }
   std::sort(order.begin(), order.end());
 
+  // The points go in batches of consecutive ones (along the snake) and the columns j in tiles: a
+  // tile of a point's best stays in L1, and a tile of a shared neighbor's row of G is read from
+  // memory once per batch rather than once per point. Each lane sums its j in increasing order
+  // whatever the tile, so the result is that of one pass over j.
+  constexpr std::int64_t batch = 32, tile = 512;
+  static_assert(tile % lanes == 0);
   const Eigen::MatrixXd columns_of_l = pseudo_inverse.transpose();  // N x d: column c contiguous over j
+  const double* mean = mean_squared.data();
   const std::int64_t threads = std::max(1, max_threads());
   parallel_for(0, threads, [&](std::int64_t part) {
-    std::vector<double> best(static_cast<std::size_t>(n));
-    for (std::int64_t at = points * part / threads; at < points * (part + 1) / threads; ++at) {
-      const std::int64_t p = order[std::size_t(at)].second;
-      std::fill(best.begin(), best.end(), std::numeric_limits<double>::infinity());
-      for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e)
-        nldr::detail::min_plus(best.data(), G.row(lists.indices[e]).data(), double(lists.distances[e]), n);
-      const double* mean = mean_squared.data();
-      for (Eigen::Index c = 0; c < d; ++c) {
-        const double* l = columns_of_l.col(c).data();
-        std::array<double, lanes> lane{};
-        std::int64_t j = 0;
-        for (; j + lanes <= n; j += lanes)
-          for (std::int64_t k = 0; k < lanes; ++k) lane[k] += l[j + k] * (best[j + k] * best[j + k] - mean[j + k]);
-        for (; j < n; ++j) lane[j % lanes] += l[j] * (best[j] * best[j] - mean[j]);
-        Y(p, c) = T(-0.5 * (((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]))));
+    std::vector<double> best(static_cast<std::size_t>(tile));
+    std::vector<std::array<double, lanes>> sums(static_cast<std::size_t>(batch * d));
+    const std::int64_t last = points * (part + 1) / threads;
+    for (std::int64_t first = points * part / threads; first < last; first += batch) {
+      const std::int64_t size = std::min(batch, last - first);
+      std::fill(sums.begin(), sums.end(), std::array<double, lanes>{});
+      for (std::int64_t j0 = 0; j0 < n; j0 += tile) {
+        const std::int64_t width = std::min(tile, n - j0);
+        for (std::int64_t b = 0; b < size; ++b) {
+          const std::int64_t p = order[std::size_t(first + b)].second;
+          for (offset_t e = lists.offsets[p]; e < lists.offsets[p + 1]; ++e)
+            nldr::detail::min_plus(best.data(), G.row(lists.indices[e]).data() + j0, double(lists.distances[e]), width,
+                                   e == lists.offsets[p]);
+          for (Eigen::Index c = 0; c < d; ++c)
+            nldr::detail::add_squares(sums[std::size_t(b * d + c)].data(), columns_of_l.col(c).data() + j0, best.data(),
+                                      mean + j0, width);
+        }
       }
+      for (std::int64_t b = 0; b < size; ++b)
+        for (Eigen::Index c = 0; c < d; ++c) {
+          const std::array<double, lanes>& lane = sums[std::size_t(b * d + c)];
+          Y(order[std::size_t(first + b)].second, c) =
+              T(-0.5 * (((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]))));
+        }
     }
   }, 1);
   return Y;
