@@ -94,6 +94,21 @@ inline void copy_in_parallel(void* to, std::string_view from) {
   }, 1);
 }
 
+/// EigenDiagnostics as the six fields "<name>.solver" ... "<name>.relative_gap" (no gap: NaN), the
+/// one list that ModelWriter and ModelReader both walk.
+template <class Visitor>
+void visit_diagnostics_fields(Visitor& v, const char* name, EigenDiagnostics& value, FieldRole role) {
+  const std::string prefix = std::string(name) + ".";
+  v((prefix + "solver").c_str(), value.solver, role);
+  v((prefix + "status").c_str(), value.status, role);
+  v((prefix + "iterations").c_str(), value.iterations, role);
+  v((prefix + "operations").c_str(), value.operations, role);
+  v((prefix + "factorization_seconds").c_str(), value.factorization_seconds, role);
+  double gap = value.relative_gap.value_or(std::numeric_limits<double>::quiet_NaN());
+  v((prefix + "relative_gap").c_str(), gap, role);
+  value.relative_gap = std::isnan(gap) ? std::nullopt : std::optional<double>(gap);
+}
+
 /// Appends fields to a byte string (a visitor of model fields).
 class ModelWriter {
  public:
@@ -141,14 +156,7 @@ class ModelWriter {
     for (auto& [stage, seconds] : value.stages) put_text(stage), put(seconds);
   }
   void operator()(const char* name, EigenDiagnostics& value, FieldRole role) {
-    const std::string prefix = std::string(name) + ".";
-    (*this)((prefix + "solver").c_str(), value.solver, role);
-    (*this)((prefix + "status").c_str(), value.status, role);
-    (*this)((prefix + "iterations").c_str(), value.iterations, role);
-    (*this)((prefix + "operations").c_str(), value.operations, role);
-    (*this)((prefix + "factorization_seconds").c_str(), value.factorization_seconds, role);
-    double gap = value.relative_gap.value_or(std::numeric_limits<double>::quiet_NaN());
-    (*this)((prefix + "relative_gap").c_str(), gap, role);
+    visit_diagnostics_fields(*this, name, value, role);
   }
   template <Real T>
   void operator()(const char* name, PointIndex<T>& value, FieldRole role) {
@@ -271,15 +279,7 @@ class ModelReader {
     }
   }
   void operator()(const char* name, EigenDiagnostics& value, FieldRole role) {
-    const std::string prefix = std::string(name) + ".";
-    (*this)((prefix + "solver").c_str(), value.solver, role);
-    (*this)((prefix + "status").c_str(), value.status, role);
-    (*this)((prefix + "iterations").c_str(), value.iterations, role);
-    (*this)((prefix + "operations").c_str(), value.operations, role);
-    (*this)((prefix + "factorization_seconds").c_str(), value.factorization_seconds, role);
-    double gap = 0;
-    (*this)((prefix + "relative_gap").c_str(), gap, role);
-    value.relative_gap = std::isnan(gap) ? std::nullopt : std::optional<double>(gap);
+    visit_diagnostics_fields(*this, name, value, role);
   }
   template <Real T>
   void operator()(const char* name, PointIndex<T>& value, FieldRole role) {
