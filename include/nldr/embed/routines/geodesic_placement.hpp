@@ -29,7 +29,8 @@ inline constexpr std::int64_t kPlacementLanes = 8;
 template <Real S>
 [[gnu::always_inline]] inline void min_plus_loop(double* best, const S* row, double offset, std::int64_t n,
                                                  bool first) {
-  for (std::int64_t j = 0; j < n; ++j) best[j] = first ? offset + double(row[j]) : std::min(best[j], offset + double(row[j]));
+  for (std::int64_t j = 0; j < n; ++j)
+    best[j] = first ? offset + double(row[j]) : std::min(best[j], offset + double(row[j]));
 }
 
 /// lane[j % 8] += l[j] * (g[j]^2 - mean[j]), each lane over its j in increasing order.
@@ -44,7 +45,7 @@ template <Real S>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // A baseline build vectorizes for SSE2 at most (GCC's -O2 hardly at all); AVX-512 does eight
 // doubles, picked at run time. Contraction to fused multiply-adds is off so that both paths round
-// alike: the same numbers on every processor. _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
+// alike (x86-64's baseline has no FMA). _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
 #if !defined(__clang__)  // clang fuses only within one expression, and an intrinsic is a call
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
@@ -106,11 +107,12 @@ inline void add_squares(double* lane, const double* l, const double* g, const do
 namespace nldr::routines {
 
 /// Places the new points whose nearest training points are `lists` (row p: indices and distances,
-/// nearest first; at least one each, as TrainingNeighbors gives) by geodesics through them and the triangulation (L# = pseudo_inverse, d x N;
-/// mean_squared, N). G is N x N (float or double); `coordinates` are the training points' (N x d).
-/// Each point's sum over j runs in eight lanes by j mod 8 (independent sums, so the loop vectorizes),
-/// added in a fixed order: the result is the same on every processor and does not depend on the thread count or on the order in which
-/// the points are visited.
+/// nearest first; at least one each, as TrainingNeighbors gives) by geodesics through them and the
+/// triangulation (L# = pseudo_inverse, d x N; mean_squared, N). G is N x N (float or double);
+/// `coordinates` are the training points' (N x d). Each point's sum over j runs in eight lanes by
+/// j mod 8 (independent sums, so the loop vectorizes), added in a fixed order: the result does not
+/// depend on the thread count, on the order in which the points are visited, or on whether the
+/// AVX-512 kernels or the scalar loops ran.
 template <Real T, Real S, Real L, Real C>
 Matrix<T> place_by_geodesics(const nldr::detail::NeighborLists<L>& lists, const Matrix<S>& G,
                              const Matrix<C>& coordinates, const Eigen::MatrixXd& pseudo_inverse,
