@@ -29,8 +29,10 @@ inline constexpr std::int64_t kPlacementLanes = 8;
 template <Real S>
 [[gnu::always_inline]] inline void min_plus_loop(double* best, const S* row, double offset, std::int64_t n,
                                                  bool first) {
-  for (std::int64_t j = 0; j < n; ++j)
-    best[j] = first ? offset + double(row[j]) : std::min(best[j], offset + double(row[j]));
+  if (first)  // two loops, not a test per element: GCC's -O2 does not unswitch loops
+    for (std::int64_t j = 0; j < n; ++j) best[j] = offset + double(row[j]);
+  else
+    for (std::int64_t j = 0; j < n; ++j) best[j] = std::min(best[j], offset + double(row[j]));
 }
 
 /// lane[j % 8] += l[j] * (g[j]^2 - mean[j]), each lane over its j in increasing order.
