@@ -5,14 +5,12 @@
 // The cost is the min-plus product, k N per new point, and reading the k rows of G it needs.
 #pragma once
 
+#include <nldr/core/cpu.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/exact_search.hpp>
 
 #include <Eigen/Core>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -44,7 +42,7 @@ template <Real S>
   for (; j < n; ++j) lane[j % kPlacementLanes] += l[j] * (g[j] * g[j] - mean[j]);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(NLDR_X86_KERNELS)
 // A baseline build vectorizes for SSE2 at most (GCC's -O2 hardly at all); AVX-512 does eight
 // doubles, picked at run time. Contraction to fused multiply-adds is off so that both paths round
 // alike (x86-64's baseline has no FMA). _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
@@ -82,23 +80,18 @@ __attribute__((target("avx512f"))) inline void add_squares_avx512(double* lane, 
 #if !defined(__clang__)
 #pragma GCC pop_options
 #endif
-
-inline bool has_avx512() {
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-}
 #endif
 
 template <Real S>
 inline void min_plus(double* best, const S* row, double offset, std::int64_t n, bool first) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(NLDR_X86_KERNELS)
   if (has_avx512()) return min_plus_avx512(best, row, offset, n, first);
 #endif
   min_plus_loop(best, row, offset, n, first);
 }
 
 inline void add_squares(double* lane, const double* l, const double* g, const double* mean, std::int64_t n) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(NLDR_X86_KERNELS)
   if (has_avx512()) return add_squares_avx512(lane, l, g, mean, n);
 #endif
   add_squares_loop(lane, l, g, mean, n);

@@ -3,15 +3,12 @@
 // Guttman transform, with Eigen's vectorization or, picked at run time, AVX-512.
 #pragma once
 
+#include <nldr/core/cpu.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/routines/majorization_problem.hpp>
 
 #include <Eigen/Core>
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -74,8 +71,7 @@ inline void stress_segment(StressSegment& s, Eigen::ArrayXd& dist, Eigen::ArrayX
   }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NLDR_MAJORIZATION_AVX512
+#if defined(NLDR_X86_KERNELS)
 /// The same with AVX-512, picked at run time (a baseline build vectorizes for SSE2 only): eight pairs
 /// per instruction, the tail under a mask. Fixed lane order and fixed final sums: the same input gives
 /// the same numbers (on this instruction set; the SSE2 path may differ in the last bits).
@@ -154,9 +150,6 @@ class StressKernel {
     rows_.resize(n, dim);
     Eigen::VectorXd raw(blocks), dnorm(blocks), hnorm(blocks);
     const bool unit = problem.weights.size() == 0;
-#if defined(NLDR_MAJORIZATION_AVX512)
-    static const bool avx512 = __builtin_cpu_supports("avx512f");
-#endif
     parallel_for(
         0, blocks,
         [&](std::int64_t a) {
@@ -170,8 +163,8 @@ class StressKernel {
             StressSegment segment{columns.data(), n, dim, i, i + 1, n - i - 1, &dhat(i, i + 1),
                                   unit ? nullptr : &problem.weights(i, i + 1), &slot(i + 1, 0), slots_.outerStride(),
                                   &rows_(i, 0)};
-#if defined(NLDR_MAJORIZATION_AVX512)
-            if (avx512)
+#if defined(NLDR_X86_KERNELS)
+            if (has_avx512())
               stress_segment_avx512(segment, lanes.data());
             else
 #endif

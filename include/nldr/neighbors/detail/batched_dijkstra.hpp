@@ -5,10 +5,12 @@
 //     near it in memory (the points of a kNN graph come in random order: without it, almost every
 //     relaxation misses the cache once N no longer fits);
 //   - BatchedDijkstra runs `lanes` sources at once: each vertex holds its `lanes` tentative
-//     distances side by side (one 64-byte line for 8 doubles), and one heap orders the vertices by
-//     the smallest distance among the lanes that changed since the vertex was last scanned.
+//     distances side by side (one 64-byte line for 8 doubles, the storage aligned to lines:
+//     unaligned, every vertex straddled two), and one heap orders the vertices by the smallest
+//     distance among the lanes that changed since the vertex was last scanned.
 //     batch_sources() groups the sources that lie near each other (by hops), so that a batch's
 //     search fronts move together and one scan of a vertex and its edges serves several sources.
+//     Where the CPU has AVX-512, one instruction relaxes a vertex's lanes along an edge (relax_lanes).
 // A scan finalizes at least the lane that gave the vertex its key (Dijkstra's argument, lane by
 // lane), so a vertex is scanned at most `lanes` times; other changed lanes it passes on may improve
 // again later and are passed on again (label correcting). Every lane ends at the fixed point
@@ -16,6 +18,7 @@
 // lengths because rounding is monotone: the same bits the single-source DijkstraWorkspace gives.
 #pragma once
 
+#include <nldr/core/cpu.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/locality_order.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -23,6 +26,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -36,6 +41,7 @@ struct LocalGraph {
   std::vector<double> lengths;
   std::vector<index_t> original;  ///< new number -> vertex of the graph
   std::vector<index_t> local;     ///< vertex of the graph -> new number
+  offset_t widest = 0;            ///< the most edges leaving one vertex
 
   template <Real T>
   static LocalGraph of(const NeighborGraph<T>& graph) {
@@ -59,6 +65,7 @@ struct LocalGraph {
         g.lengths[at] = double(lengths[e]);
       }
       g.offsets[v + 1] = at;
+      g.widest = std::max(g.widest, at - g.offsets[v]);
     }
     return g;
   }
@@ -116,6 +123,76 @@ inline SourceBatches batch_sources(const LocalGraph& graph, std::span<const inde
   return batches;
 }
 
+/// A vertex with a key: a heap entry (the key kept beside the vertex, so that sifting compares
+/// within the heap's own memory), or a vertex a scan improved with its least improved distance.
+struct KeyedVertex {
+  double key;
+  index_t vertex;
+};
+
+/// One scan's relaxations: the lanes `scan` of a vertex at distances `from` (8 lanes) along its
+/// `edges` edges (heads `indices`, lengths `lengths`). Lowers distance[8 j + l] to from[l] + length
+/// where that is smaller, marks the lanes lowered in changed[j], and lists each head with a lowered
+/// lane and its least lowered distance in `improved` (room for `edges` entries); returns how many it
+/// listed.
+[[gnu::always_inline]] inline std::size_t relax_lanes_loop(const double* from, unsigned scan, const index_t* indices,
+                                                           const double* lengths, offset_t edges, double* distance,
+                                                           std::uint8_t* changed, KeyedVertex* improved) {
+  std::size_t listed = 0;
+  for (offset_t e = 0; e < edges; ++e) {
+    const index_t j = indices[e];
+    double* to = distance + std::size_t(j) * 8;
+    unsigned lowered = 0;
+    double key = std::numeric_limits<double>::infinity();
+    for (int l = 0; l < 8; ++l) {
+      const double candidate = from[l] + lengths[e];
+      if ((scan >> l & 1u) && candidate < to[l]) {
+        to[l] = candidate;
+        lowered |= 1u << l;
+        key = std::min(key, candidate);
+      }
+    }
+    if (lowered == 0) continue;
+    changed[j] |= std::uint8_t(lowered);
+    improved[listed++] = {key, j};
+  }
+  return listed;
+}
+
+#if defined(NLDR_X86_KERNELS)
+/// The same with the eight lanes in one AVX-512 register: the same sums and comparisons, so the
+/// same distances, lanes and keys bit for bit. A baseline build does them one lane at a time, with
+/// a branch per lane that the comparisons make unpredictable; here nothing branches on them (every
+/// head is written to the list, and kept only when a lane was lowered).
+__attribute__((target("avx512f"))) inline std::size_t relax_lanes_avx512(const double* from, unsigned scan,
+                                                                         const index_t* indices, const double* lengths,
+                                                                         offset_t edges, double* distance,
+                                                                         std::uint8_t* changed, KeyedVertex* improved) {
+  const __m512d source = _mm512_loadu_pd(from);
+  const auto lanes = __mmask8(scan);
+  std::size_t listed = 0;
+  for (offset_t e = 0; e < edges; ++e) {
+    const index_t j = indices[e];
+    double* to = distance + std::size_t(j) * 8;
+    const __m512d candidate = _mm512_add_pd(source, _mm512_set1_pd(lengths[e]));
+    const __mmask8 lowered = _mm512_mask_cmp_pd_mask(lanes, candidate, _mm512_loadu_pd(to), _CMP_LT_OQ);
+    _mm512_mask_storeu_pd(to, lowered, candidate);
+    changed[j] |= std::uint8_t(lowered);
+    improved[listed] = {_mm512_mask_reduce_min_pd(lowered, candidate), j};
+    listed += lowered != 0;
+  }
+  return listed;
+}
+#endif
+
+inline std::size_t relax_lanes(const double* from, unsigned scan, const index_t* indices, const double* lengths,
+                               offset_t edges, double* distance, std::uint8_t* changed, KeyedVertex* improved) {
+#if defined(NLDR_X86_KERNELS)
+  if (has_avx512()) return relax_lanes_avx512(from, scan, indices, lengths, edges, distance, changed, improved);
+#endif
+  return relax_lanes_loop(from, scan, indices, lengths, edges, distance, changed, improved);
+}
+
 /// Scratch space of batched runs, reused across batches by one thread.
 class BatchedDijkstra {
  public:
@@ -128,46 +205,38 @@ class BatchedDijkstra {
   void run(const LocalGraph& graph, std::span<const index_t> sources, std::span<S* const> out) {
     const index_t n = graph.size();
     const int used = int(sources.size());
-    distance_.assign(std::size_t(n) * lanes, std::numeric_limits<double>::infinity());
+    // Each vertex's eight lanes in one 64-byte line (a large std::vector's storage starts 16 bytes
+    // past a page boundary, which splits every vertex over two lines).
+    if (capacity_ < n) {
+      distance_.reset(new (std::align_val_t(64)) double[std::size_t(n) * lanes]);
+      capacity_ = n;
+    }
+    double* distance = distance_.get();
+    std::fill(distance, distance + std::size_t(n) * lanes, std::numeric_limits<double>::infinity());
     changed_.assign(std::size_t(n), 0);
     position_.assign(std::size_t(n), not_queued);
     heap_.clear();
     for (int l = 0; l < used; ++l) {
       const index_t s = sources[l];
-      distance_[std::size_t(s) * lanes + l] = 0;
+      distance[std::size_t(s) * lanes + l] = 0;
       changed_[s] |= std::uint8_t(1u << l);
       offer(s, 0);
     }
     const offset_t* offsets = graph.offsets.data();
-    const index_t* indices = graph.indices.data();
-    const double* lengths = graph.lengths.data();
+    improved_.resize(std::size_t(graph.widest));
     while (!heap_.empty()) {
       const index_t i = pop();
       const unsigned scan = changed_[i];
       changed_[i] = 0;
-      const double* from = &distance_[std::size_t(i) * lanes];
-      for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-        const index_t j = indices[e];
-        const double length = lengths[e];
-        double* to = &distance_[std::size_t(j) * lanes];
-        unsigned improved = 0;
-        double key = std::numeric_limits<double>::infinity();
-        for (int l = 0; l < lanes; ++l) {
-          const double candidate = from[l] + length;
-          if ((scan >> l & 1u) && candidate < to[l]) {
-            to[l] = candidate;
-            improved |= 1u << l;
-            key = std::min(key, candidate);
-          }
-        }
-        if (improved == 0) continue;
-        changed_[j] |= std::uint8_t(improved);
-        offer(j, key);
-      }
+      const std::size_t listed =
+          relax_lanes(distance + std::size_t(i) * lanes, scan, graph.indices.data() + offsets[i],
+                      graph.lengths.data() + offsets[i], offsets[i + 1] - offsets[i], distance, changed_.data(),
+                      improved_.data());
+      for (std::size_t m = 0; m < listed; ++m) offer(improved_[m].vertex, improved_[m].key);
     }
     // In the original order: the rows are written in sequence, the lanes read at random.
     for (index_t j = 0; j < n; ++j) {
-      const double* d = &distance_[std::size_t(graph.local[j]) * lanes];
+      const double* d = distance + std::size_t(graph.local[j]) * lanes;
       for (int l = 0; l < used; ++l) out[l][j] = S(d[l]);
     }
   }
@@ -175,12 +244,7 @@ class BatchedDijkstra {
  private:
   static constexpr index_t not_queued = -1;
   static constexpr std::size_t arity = 4;
-  /// A heap entry: the vertex's key (its smallest changed distance) kept beside it, so that sifting
-  /// compares within the heap's own memory.
-  struct Entry {
-    double key;
-    index_t vertex;
-  };
+  using Entry = KeyedVertex;  ///< a queued vertex and its key: its smallest changed distance
   /// Smaller key first, the smaller vertex on ties (deterministic).
   static bool before(const Entry& a, const Entry& b) {
     return a.key < b.key || (a.key == b.key && a.vertex < b.vertex);
@@ -231,12 +295,17 @@ class BatchedDijkstra {
     return top;
   }
 
-  std::vector<double> distance_;      ///< N x lanes, vertex-major
+  struct AlignedDelete {
+    void operator()(double* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<double[], AlignedDelete> distance_;  ///< N x lanes, vertex-major, 64-byte aligned
+  index_t capacity_ = 0;                               ///< vertices distance_ has room for
+  std::vector<KeyedVertex> improved_;                  ///< one scan's improved vertices
   std::vector<std::uint8_t> changed_;  ///< lanes changed since the vertex was last scanned
   std::vector<Entry> heap_;
   std::vector<index_t> position_;
 };
 
-static_assert(BatchedDijkstra::lanes <= 8, "changed_ holds one bit per lane in a byte");
+static_assert(BatchedDijkstra::lanes == 8, "the relax_lanes kernels and changed_ (a bit per lane in a byte) hold eight lanes");
 
 }  // namespace nldr::detail

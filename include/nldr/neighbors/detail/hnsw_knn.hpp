@@ -7,6 +7,7 @@
 #error "nldr/neighbors/detail/hnsw_knn.hpp needs hnswlib: link nldr::hnswlib (apt-get install libhnswlib-dev)"
 #endif
 
+#include <nldr/core/cpu.hpp>
 #include <nldr/core/error.hpp>
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/random.hpp>
@@ -37,9 +38,6 @@
 #define NLDR_UNDEF_NO_MANUAL_VECTORIZATION
 #endif
 #include <hnswlib/hnswlib.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 #if defined(NLDR_UNDEF_NO_MANUAL_VECTORIZATION)
 #undef NO_MANUAL_VECTORIZATION
 #undef NLDR_UNDEF_NO_MANUAL_VECTORIZATION
@@ -54,8 +52,7 @@ inline float hnsw_squared_l2(const float* a, const float* b, std::size_t d) {
   return (Row(a, Eigen::Index(d)) - Row(b, Eigen::Index(d))).squaredNorm();
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NLDR_HNSW_X86_KERNELS
+#if defined(NLDR_X86_KERNELS)
 // The same with AVX2 + FMA and with AVX-512, picked at run time (the build targets baseline
 // x86-64, where Eigen uses SSE2 only): 2-4x faster in high D, and the index spends nearly all its
 // time here. Fixed summation order: the same input gives the same float on every call.
@@ -107,10 +104,10 @@ __attribute__((target("avx512f"))) inline float hnsw_squared_l2_avx512(const flo
 class HnswSquaredL2 final : public hnswlib::SpaceInterface<float> {
  public:
   explicit HnswSquaredL2(std::size_t dim) : dim_(dim) {
-#if defined(NLDR_HNSW_X86_KERNELS)
-    if (__builtin_cpu_supports("avx512f"))
+#if defined(NLDR_X86_KERNELS)
+    if (has_avx512())
       distance_ = &kernel<hnsw_squared_l2_avx512>;
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    else if (has_avx2_fma())
       distance_ = &kernel<hnsw_squared_l2_avx2>;
 #endif
   }
