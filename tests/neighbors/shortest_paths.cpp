@@ -162,6 +162,7 @@ TEMPLATE_TEST_CASE("the batched runs give single-source Dijkstra's distances bit
     const auto graph = tied_graph<TestType>(n, seed % 2 == 0 ? 3 : 5, seed % 3 == 0, symmetric, seed);
     nldr::Random random(seed + 100);
     std::vector<nldr::index_t> sources;
+    // Seeds 1-6 have fewer sources than a tenth of the points (batches of 8), seeds 7-8 more (16).
     for (int r = 0; r < 8 * int(seed) + 3; ++r) sources.push_back(nldr::index_t(random.below(std::uint64_t(n))));
     sources.push_back(sources.front());  // a repeated source
     for (const int t : {1, 2}) {
@@ -206,16 +207,15 @@ TEST_CASE("all-pairs batches on a disconnected graph give every component its ow
     }
 }
 
-TEST_CASE("the AVX-512 relaxation of eight lanes gives the loop's distances, marks and keys bit for bit",
-          "[shortest_paths]") {
+namespace {
+
+// The AVX-512 relaxation of Lanes lanes against the loop on random scans: tentative distances made
+// of sums of {0.1, 0.2, 0.3, 0.7}, so that candidates tie with the distances they meet (a tie
+// lowers nothing), some lanes unreached (+infinity), any scan mask, heads repeated.
+template <int Lanes>
+void check_relax_kernels() {
 #if defined(NLDR_X86_KERNELS)
-  if (!nldr::detail::has_avx512()) {
-    SUCCEED("this CPU has no AVX-512: the loop is the only path");
-    return;
-  }
-  // Tentative distances made of sums of {0.1, 0.2, 0.3, 0.7}, so that candidates tie with the
-  // distances they meet (a tie lowers nothing), some lanes unreached (+infinity), any scan mask.
-  nldr::Random random(5);
+  nldr::Random random(5 + Lanes);
   const double fractions[] = {0.1, 0.2, 0.3, 0.7};
   const auto tentative = [&] {
     if (random.below(5) == 0) return std::numeric_limits<double>::infinity();
@@ -225,38 +225,55 @@ TEST_CASE("the AVX-512 relaxation of eight lanes gives the loop's distances, mar
   };
   constexpr int heads = 40;
   for (int trial = 0; trial < 2000; ++trial) {
-    alignas(64) double from[8];
+    alignas(64) double from[Lanes];
     for (double& d : from) d = tentative();
-    const auto scan = unsigned(random.below(256));
+    const auto scan = unsigned(random.below(1u << Lanes));
     const auto edges = nldr::offset_t(random.below(heads + 1));
     std::vector<nldr::index_t> indices(static_cast<std::size_t>(edges));
     std::vector<double> lengths(static_cast<std::size_t>(edges));
     for (nldr::offset_t e = 0; e < edges; ++e) {
-      indices[std::size_t(e)] = nldr::index_t(random.below(heads));  // repeated heads too
+      indices[std::size_t(e)] = nldr::index_t(random.below(heads));
       lengths[std::size_t(e)] = fractions[random.below(4)];
     }
-    std::vector<double> loop_distance(8 * heads);
-    for (double& d : loop_distance) d = tentative();
-    std::vector<double> wide_distance = loop_distance;
-    std::vector<std::uint8_t> loop_changed(heads), wide_changed(heads);
-    for (int j = 0; j < heads; ++j) loop_changed[std::size_t(j)] = wide_changed[std::size_t(j)] = std::uint8_t(random.below(256));
+    struct alignas(64) Row {
+      double lane[Lanes];
+    };
+    std::vector<Row> loop_distance(heads);
+    for (Row& row : loop_distance)
+      for (double& d : row.lane) d = tentative();
+    std::vector<Row> wide_distance = loop_distance;
+    std::vector<std::uint16_t> loop_changed(heads), wide_changed(heads);
+    for (int j = 0; j < heads; ++j)
+      loop_changed[std::size_t(j)] = wide_changed[std::size_t(j)] = std::uint16_t(random.below(1u << Lanes));
     std::vector<nldr::detail::KeyedVertex> loop_list(static_cast<std::size_t>(edges) + 1),
         wide_list(static_cast<std::size_t>(edges) + 1);
-    const std::size_t loop_listed =
-        nldr::detail::relax_lanes_loop(from, scan, indices.data(), lengths.data(), edges, loop_distance.data(),
-                                       loop_changed.data(), loop_list.data());
-    const std::size_t wide_listed =
-        nldr::detail::relax_lanes_avx512(from, scan, indices.data(), lengths.data(), edges, wide_distance.data(),
-                                         wide_changed.data(), wide_list.data());
-    INFO("trial " << trial);
+    const std::size_t loop_listed = nldr::detail::relax_lanes_loop<Lanes>(
+        from, scan, indices.data(), lengths.data(), edges, loop_distance[0].lane, loop_changed.data(), loop_list.data());
+    const std::size_t wide_listed = nldr::detail::relax_lanes_avx512<Lanes>(
+        from, scan, indices.data(), lengths.data(), edges, wide_distance[0].lane, wide_changed.data(), wide_list.data());
+    INFO(Lanes << " lanes, trial " << trial);
     REQUIRE(wide_listed == loop_listed);
-    REQUIRE(std::memcmp(wide_distance.data(), loop_distance.data(), loop_distance.size() * sizeof(double)) == 0);
+    REQUIRE(std::memcmp(wide_distance.data(), loop_distance.data(), sizeof(Row) * heads) == 0);
     REQUIRE(wide_changed == loop_changed);
     for (std::size_t m = 0; m < loop_listed; ++m) {
       REQUIRE(wide_list[m].vertex == loop_list[m].vertex);
       REQUIRE(std::memcmp(&wide_list[m].key, &loop_list[m].key, sizeof(double)) == 0);
     }
   }
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("the AVX-512 relaxation of 8 and 16 lanes gives the loop's distances, marks and keys bit for bit",
+          "[shortest_paths]") {
+#if defined(NLDR_X86_KERNELS)
+  if (!nldr::detail::has_avx512()) {
+    SUCCEED("this CPU has no AVX-512: the loop is the only path");
+    return;
+  }
+  check_relax_kernels<8>();
+  check_relax_kernels<16>();
 #else
   SUCCEED("not an x86-64 build: the loop is the only path");
 #endif

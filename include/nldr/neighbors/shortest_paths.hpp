@@ -1,5 +1,5 @@
 // Shortest-path (graph geodesic) distances on a NeighborGraph: Dijkstra (1959) with an indexed 4-ary heap,
-// O(E log N) per source. Many sources run in batches of eight through one pass of the graph,
+// O(E log N) per source. Many sources run in batches of 8 or 16 through one pass of the graph,
 // renumbered for locality (detail/batched_dijkstra.hpp), batches in parallel; one source runs
 // through DijkstraWorkspace, the plain single-source form (and the tests' reference). Never
 // Floyd-Warshall (O(N^3)); Isomap needs all sources, Landmark Isomap only a few.
@@ -117,19 +117,51 @@ class DijkstraWorkspace {
   std::vector<index_t> position_;
 };
 
+/// The rows of `result` from `sources` (local numbers of `graph`), in batches of `Lanes`.
+template <int Lanes, Real S>
+void batched_shortest_paths(const LocalGraph& graph, const std::vector<index_t>& sources, Matrix<S>& result,
+                            const ProgressCallback& progress) {
+  const std::int64_t rows = std::int64_t(sources.size());
+  const SourceBatches batches = batch_sources(graph, sources, Lanes);
+  // The loop runs over the rows, so that progress comes in steps of about 1% of the sources; the
+  // row that starts a batch runs it, the others nothing.
+  std::vector<std::int64_t> batch_starting_at(std::size_t(rows), -1);
+  for (std::size_t b = 0; b + 1 < batches.begin.size(); ++b) batch_starting_at[batches.begin[b]] = std::int64_t(b);
+  std::vector<BatchedDijkstra<Lanes>> workspaces(std::size_t(std::max(1, max_threads())));
+  parallel_for_reporting(
+      0, rows,
+      [&](std::int64_t row) {
+        const std::int64_t b = batch_starting_at[std::size_t(row)];
+        if (b < 0) return;
+        index_t batch[Lanes];
+        S* batch_rows[Lanes];
+        const std::size_t first = batches.begin[std::size_t(b)];
+        const int used = int(batches.begin[std::size_t(b) + 1] - first);
+        for (int l = 0; l < used; ++l) {
+          const std::int64_t r = batches.rows[first + std::size_t(l)];
+          batch[l] = sources[std::size_t(r)];
+          batch_rows[l] = result.row(r).data();
+        }
+        const std::size_t count = std::size_t(used);
+        workspaces[std::size_t(thread_index())].template run<S>(graph, std::span<const index_t>(batch, count),
+                                                                std::span<S* const>(batch_rows, count));
+      },
+      progress, "shortest paths", Lanes);
+}
+
 }  // namespace detail
 
 /// Shortest-path distances from each of `sources` to every point: a |sources| x N matrix whose row
 /// r holds the distances from sources[r] (+infinity where unreachable). Edges are followed as the
 /// lists hold them (symmetrize a directed graph first for undirected geodesics). S is the storage
 /// type of the result (float halves the memory; sums are formed in double). The sources run in
-/// batches of eight sources that lie near each other (detail/batched_dijkstra.hpp), batches in
-/// parallel; each distance is the one
-/// Dijkstra from that source alone gives, bit for bit, whatever the thread count.
-/// Cost: O(|sources| E log N) time at worst (each vertex is scanned at most eight times per batch;
-/// about once or twice when the sources are neighbors), |sources| N sizeof(S) bytes for the result,
-/// checked before allocation against `memory_limit` bytes (0: the memory available now), plus
-/// 8 N doubles per thread and the renumbered graph.
+/// batches of 16 (when they are at least a tenth of the points) or 8 sources that lie near each
+/// other (detail/batched_dijkstra.hpp), batches in parallel; each distance is the one Dijkstra from
+/// that source alone gives, bit for bit, whatever the thread count.
+/// Cost: O(|sources| E log N) time at worst (each vertex is scanned at most once per source of a
+/// batch; about once or twice per batch when the sources are neighbors), |sources| N sizeof(S)
+/// bytes for the result, checked before allocation against `memory_limit` bytes (0: the memory
+/// available now), plus 16 N doubles per thread and the renumbered graph.
 /// `progress` (optional, core/progress.hpp) hears the fraction of sources done after each block of
 /// about 1% of them, from the calling thread.
 /// \throws nldr::invalid_argument ("sources": index out of range), nldr::memory_limit_exceeded,
@@ -155,33 +187,16 @@ Matrix<S> shortest_paths(const NeighborGraph<T>& graph, std::span<const index_t>
   Matrix<S> result(rows, n);
   if (rows == 0) return result;
   const detail::LocalGraph local = detail::LocalGraph::of(graph);
-  constexpr int lanes = detail::BatchedDijkstra::lanes;
   std::vector<index_t> local_sources(sources.size());
   for (std::size_t r = 0; r < sources.size(); ++r) local_sources[r] = local.local[sources[r]];
-  const detail::SourceBatches batches = detail::batch_sources(local, local_sources, lanes);
-  // The loop runs over the rows, so that progress comes in steps of about 1% of the sources; the
-  // row that starts a batch runs it, the others nothing.
-  std::vector<std::int64_t> batch_starting_at(std::size_t(rows), -1);
-  for (std::size_t b = 0; b + 1 < batches.begin.size(); ++b) batch_starting_at[batches.begin[b]] = std::int64_t(b);
-  std::vector<detail::BatchedDijkstra> workspaces(std::size_t(std::max(1, max_threads())));
-  parallel_for_reporting(
-      0, rows,
-      [&](std::int64_t row) {
-        const std::int64_t b = batch_starting_at[std::size_t(row)];
-        if (b < 0) return;
-        index_t batch_sources[lanes];
-        S* batch_rows[lanes];
-        const std::size_t first = batches.begin[std::size_t(b)];
-        const int used = int(batches.begin[std::size_t(b) + 1] - first);
-        for (int l = 0; l < used; ++l) {
-          const std::int64_t r = batches.rows[first + std::size_t(l)];
-          batch_sources[l] = local_sources[std::size_t(r)];
-          batch_rows[l] = result.row(r).data();
-        }
-        workspaces[std::size_t(thread_index())].run<S>(local, std::span<const index_t>(batch_sources, std::size_t(used)),
-                                                       std::span<S* const>(batch_rows, std::size_t(used)));
-      },
-      progress, "shortest paths", lanes);
+  // Sixteen lanes when the sources are dense (at least a tenth of the points: Isomap's all, Landmark
+  // Isomap's many landmarks on a small set), whose batches' fronts move together; eight when they
+  // are spread, where a batch of sixteen spans twice the area and scans each vertex more often
+  // (docs/methods/isomap.md, "Shortest paths", has the measurements).
+  if (10 * rows >= std::int64_t(n))
+    batched_shortest_paths<16>(local, local_sources, result, progress);
+  else
+    batched_shortest_paths<8>(local, local_sources, result, progress);
   return result;
 }
 

@@ -4,13 +4,13 @@
 //   - LocalGraph renumbers the vertices in breadth-first order, so that a vertex's neighbors lie
 //     near it in memory (the points of a kNN graph come in random order: without it, almost every
 //     relaxation misses the cache once N no longer fits);
-//   - BatchedDijkstra runs `lanes` sources at once: each vertex holds its `lanes` tentative
-//     distances side by side (one 64-byte line for 8 doubles, the storage aligned to lines:
-//     unaligned, every vertex straddled two), and one heap orders the vertices by the smallest
+//   - BatchedDijkstra runs 8 or 16 sources ("lanes") at once: each vertex holds its tentative
+//     distances side by side (8 doubles to a 64-byte line, the storage aligned to lines: unaligned,
+//     a vertex straddled one line more), and one heap orders the vertices by the smallest
 //     distance among the lanes that changed since the vertex was last scanned.
 //     batch_sources() groups the sources that lie near each other (by hops), so that a batch's
 //     search fronts move together and one scan of a vertex and its edges serves several sources.
-//     Where the CPU has AVX-512, one instruction relaxes a vertex's lanes along an edge (relax_lanes).
+//     Where the CPU has AVX-512, one instruction relaxes eight lanes along an edge (relax_lanes).
 // A scan finalizes at least the lane that gave the vertex its key (Dijkstra's argument, lane by
 // lane), so a vertex is scanned at most `lanes` times; other changed lanes it passes on may improve
 // again later and are passed on again (label correcting). Every lane ends at the fixed point
@@ -130,21 +130,22 @@ struct KeyedVertex {
   index_t vertex;
 };
 
-/// One scan's relaxations: the lanes `scan` of a vertex at distances `from` (8 lanes) along its
-/// `edges` edges (heads `indices`, lengths `lengths`). Lowers distance[8 j + l] to from[l] + length
-/// where that is smaller, marks the lanes lowered in changed[j], and lists each head with a lowered
-/// lane and its least lowered distance in `improved` (room for `edges` entries); returns how many it
-/// listed.
+/// One scan's relaxations: the lanes `scan` of a vertex at distances `from` (Lanes of them) along
+/// its `edges` edges (heads `indices`, lengths `lengths`). Lowers distance[Lanes j + l] to
+/// from[l] + length where that is smaller, marks the lanes lowered in changed[j], and lists each
+/// head with a lowered lane and its least lowered distance in `improved` (room for `edges`
+/// entries); returns how many it listed.
+template <int Lanes>
 [[gnu::always_inline]] inline std::size_t relax_lanes_loop(const double* from, unsigned scan, const index_t* indices,
                                                            const double* lengths, offset_t edges, double* distance,
-                                                           std::uint8_t* changed, KeyedVertex* improved) {
+                                                           std::uint16_t* changed, KeyedVertex* improved) {
   std::size_t listed = 0;
   for (offset_t e = 0; e < edges; ++e) {
     const index_t j = indices[e];
-    double* to = distance + std::size_t(j) * 8;
+    double* to = distance + std::size_t(j) * Lanes;
     unsigned lowered = 0;
     double key = std::numeric_limits<double>::infinity();
-    for (int l = 0; l < 8; ++l) {
+    for (int l = 0; l < Lanes; ++l) {
       const double candidate = from[l] + lengths[e];
       if ((scan >> l & 1u) && candidate < to[l]) {
         to[l] = candidate;
@@ -153,50 +154,69 @@ struct KeyedVertex {
       }
     }
     if (lowered == 0) continue;
-    changed[j] |= std::uint8_t(lowered);
+    changed[j] |= std::uint16_t(lowered);
     improved[listed++] = {key, j};
   }
   return listed;
 }
 
 #if defined(NLDR_X86_KERNELS)
-/// The same with the eight lanes in one AVX-512 register: the same sums and comparisons, so the
-/// same distances, lanes and keys bit for bit. A baseline build does them one lane at a time, with
-/// a branch per lane that the comparisons make unpredictable; here nothing branches on them (every
-/// head is written to the list, and kept only when a lane was lowered).
-__attribute__((target("avx512f"))) inline std::size_t relax_lanes_avx512(const double* from, unsigned scan,
-                                                                         const index_t* indices, const double* lengths,
-                                                                         offset_t edges, double* distance,
-                                                                         std::uint8_t* changed, KeyedVertex* improved) {
-  const __m512d source = _mm512_loadu_pd(from);
-  const auto lanes = __mmask8(scan);
+/// The same with eight lanes per AVX-512 register (`from` and `distance` 64-byte aligned): the same
+/// sums and comparisons, so the same distances, lanes and keys bit for bit. A baseline build does
+/// them one lane at a time, with a branch per lane that the comparisons make unpredictable; here
+/// nothing branches on them (every head is written to the list, and kept only when a lane was
+/// lowered).
+template <int Lanes>
+__attribute__((target("avx512f"))) std::size_t relax_lanes_avx512(const double* from, unsigned scan,
+                                                                  const index_t* indices, const double* lengths,
+                                                                  offset_t edges, double* distance,
+                                                                  std::uint16_t* changed, KeyedVertex* improved) {
+  constexpr int registers = Lanes / 8;
+  __m512d source[registers];
+  __mmask8 live[registers];
+  for (int r = 0; r < registers; ++r) {
+    source[r] = _mm512_load_pd(from + 8 * r);
+    live[r] = __mmask8(scan >> (8 * r));
+  }
+  const __m512d unreached = _mm512_set1_pd(std::numeric_limits<double>::infinity());
   std::size_t listed = 0;
   for (offset_t e = 0; e < edges; ++e) {
     const index_t j = indices[e];
-    double* to = distance + std::size_t(j) * 8;
-    const __m512d candidate = _mm512_add_pd(source, _mm512_set1_pd(lengths[e]));
-    const __mmask8 lowered = _mm512_mask_cmp_pd_mask(lanes, candidate, _mm512_loadu_pd(to), _CMP_LT_OQ);
-    _mm512_mask_storeu_pd(to, lowered, candidate);
-    changed[j] |= std::uint8_t(lowered);
-    improved[listed] = {_mm512_mask_reduce_min_pd(lowered, candidate), j};
+    double* to = distance + std::size_t(j) * Lanes;
+    const __m512d length = _mm512_set1_pd(lengths[e]);
+    unsigned lowered = 0;
+    __m512d least = unreached;  // the least lowered distance; lanes not lowered count as unreached
+    for (int r = 0; r < registers; ++r) {
+      const __m512d candidate = _mm512_add_pd(source[r], length);
+      const __mmask8 below = _mm512_mask_cmp_pd_mask(live[r], candidate, _mm512_load_pd(to + 8 * r), _CMP_LT_OQ);
+      _mm512_mask_store_pd(to + 8 * r, below, candidate);
+      lowered |= unsigned(below) << (8 * r);
+      least = _mm512_mask_min_pd(least, below, least, candidate);
+    }
+    changed[j] |= std::uint16_t(lowered);
+    improved[listed] = {_mm512_reduce_min_pd(least), j};
     listed += lowered != 0;
   }
   return listed;
 }
 #endif
 
+template <int Lanes>
 inline std::size_t relax_lanes(const double* from, unsigned scan, const index_t* indices, const double* lengths,
-                               offset_t edges, double* distance, std::uint8_t* changed, KeyedVertex* improved) {
+                               offset_t edges, double* distance, std::uint16_t* changed, KeyedVertex* improved) {
 #if defined(NLDR_X86_KERNELS)
-  if (has_avx512()) return relax_lanes_avx512(from, scan, indices, lengths, edges, distance, changed, improved);
+  if (has_avx512())
+    return relax_lanes_avx512<Lanes>(from, scan, indices, lengths, edges, distance, changed, improved);
 #endif
-  return relax_lanes_loop(from, scan, indices, lengths, edges, distance, changed, improved);
+  return relax_lanes_loop<Lanes>(from, scan, indices, lengths, edges, distance, changed, improved);
 }
 
-/// Scratch space of batched runs, reused across batches by one thread.
+/// Scratch space of batched runs of `Lanes` sources (8 or 16), reused across batches by one thread.
+template <int Lanes>
 class BatchedDijkstra {
  public:
-  static constexpr int lanes = 8;
+  static_assert(Lanes == 8 || Lanes == 16, "a vertex's lanes fill whole 64-byte lines, and changed_ has 16 bits");
+  static constexpr int lanes = Lanes;
 
   /// Shortest-path lengths from sources[l] (local numbers, 1 <= sources.size() <= lanes) along
   /// `graph`; out[l] receives those from sources[l] in the graph's original numbering (N entries
@@ -205,8 +225,8 @@ class BatchedDijkstra {
   void run(const LocalGraph& graph, std::span<const index_t> sources, std::span<S* const> out) {
     const index_t n = graph.size();
     const int used = int(sources.size());
-    // Each vertex's eight lanes in one 64-byte line (a large std::vector's storage starts 16 bytes
-    // past a page boundary, which splits every vertex over two lines).
+    // Each vertex's lanes on whole 64-byte lines (a large std::vector's storage starts 16 bytes
+    // past a page boundary, which splits every vertex over one line more).
     if (capacity_ < n) {
       distance_.reset(new (std::align_val_t(64)) double[std::size_t(n) * lanes]);
       capacity_ = n;
@@ -219,7 +239,7 @@ class BatchedDijkstra {
     for (int l = 0; l < used; ++l) {
       const index_t s = sources[l];
       distance[std::size_t(s) * lanes + l] = 0;
-      changed_[s] |= std::uint8_t(1u << l);
+      changed_[s] |= std::uint16_t(1u << l);
       offer(s, 0);
     }
     const offset_t* offsets = graph.offsets.data();
@@ -229,7 +249,7 @@ class BatchedDijkstra {
       const unsigned scan = changed_[i];
       changed_[i] = 0;
       const std::size_t listed =
-          relax_lanes(distance + std::size_t(i) * lanes, scan, graph.indices.data() + offsets[i],
+          relax_lanes<Lanes>(distance + std::size_t(i) * lanes, scan, graph.indices.data() + offsets[i],
                       graph.lengths.data() + offsets[i], offsets[i + 1] - offsets[i], distance, changed_.data(),
                       improved_.data());
       for (std::size_t m = 0; m < listed; ++m) offer(improved_[m].vertex, improved_[m].key);
@@ -301,11 +321,9 @@ class BatchedDijkstra {
   std::unique_ptr<double[], AlignedDelete> distance_;  ///< N x lanes, vertex-major, 64-byte aligned
   index_t capacity_ = 0;                               ///< vertices distance_ has room for
   std::vector<KeyedVertex> improved_;                  ///< one scan's improved vertices
-  std::vector<std::uint8_t> changed_;  ///< lanes changed since the vertex was last scanned
+  std::vector<std::uint16_t> changed_;  ///< lanes changed since the vertex was last scanned
   std::vector<Entry> heap_;
   std::vector<index_t> position_;
 };
-
-static_assert(BatchedDijkstra::lanes == 8, "the relax_lanes kernels and changed_ (a bit per lane in a byte) hold eight lanes");
 
 }  // namespace nldr::detail
