@@ -6,7 +6,10 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <cstring>
+#include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -101,4 +104,74 @@ TEMPLATE_TEST_CASE("dense_top_eigenpairs finds the smallest eigenvalues next to 
   CHECK_THAT(pairs.smallest[2], WithinAbs(0.0, tolerance));
   // Far from the 1000 restarts of a solve that does not converge.
   CHECK(pairs.diagnostics.iterations < 100);
+}
+
+TEMPLATE_TEST_CASE("the upper-triangle product equals the full symmetric product, at any thread count",
+                   "[dense_eigen]", float, double) {
+  // Reference: the product in long double over the whole symmetric matrix. The stored lower
+  // triangle is garbage, so a product that read it would fail.
+  for (const int n : {1, 2, 9, 64, 65, 300}) {
+    nldr::Random random{std::uint64_t(n)};
+    nldr::Matrix<TestType> stored(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = i; j < n; ++j) {
+        stored(i, j) = TestType(random.uniform(-1, 1));
+        if (j > i) stored(j, i) = TestType(1e6);
+      }
+    Eigen::VectorXd x(n);
+    for (int i = 0; i < n; ++i) x[i] = random.uniform(-1, 1);
+    const nldr::detail::ParallelSymProduct<TestType> product(stored);
+    Eigen::VectorXd first(n);
+    const int threads = nldr::max_threads();
+    for (const int t : {1, 2, 3}) {
+      nldr::set_threads(t);
+      Eigen::VectorXd y(n);
+      product.perform_op(x.data(), y.data());
+      for (int i = 0; i < n; ++i) {
+        long double sum = 0, size = 0;
+        for (int j = 0; j < n; ++j) {
+          const long double a = i <= j ? stored(i, j) : stored(j, i);
+          sum += a * x[j];
+          size += std::abs(a * x[j]);
+        }
+        // Rounding in double: at most about n eps_double of the sum of magnitudes.
+        REQUIRE(std::abs(double(sum) - y[i]) <= 4 * n * std::numeric_limits<double>::epsilon() * double(size));
+      }
+      if (t == 1) first = y;
+      INFO("n = " << n << ", threads " << t);
+      REQUIRE(std::memcmp(y.data(), first.data(), sizeof(double) * std::size_t(n)) == 0);
+    }
+    nldr::set_threads(threads);
+  }
+}
+
+TEMPLATE_TEST_CASE("the AVX-512 row kernel of the symmetric product gives the loop's sums bit for bit",
+                   "[dense_eigen]", float, double) {
+#if defined(NLDR_X86_KERNELS)
+  if (!nldr::detail::has_avx512()) {
+    SUCCEED("this CPU has no AVX-512: the loop is the only path");
+    return;
+  }
+  nldr::Random random(9);
+  for (std::int64_t m = 0; m <= 41; ++m) {
+    std::vector<TestType> u(std::size_t(m) + 1);
+    std::vector<double> x(std::size_t(m) + 1), z_loop(std::size_t(m) + 1), z_wide;
+    for (std::int64_t t = 0; t < m; ++t) {
+      u[std::size_t(t)] = TestType(random.uniform(-1, 1));
+      x[std::size_t(t)] = random.uniform(-1, 1);
+      z_loop[std::size_t(t)] = random.uniform(-1, 1);
+    }
+    z_wide = z_loop;
+    const double x_i = random.uniform(-1, 1);
+    double lane_loop[8], lane_wide[8];
+    for (int l = 0; l < 8; ++l) lane_loop[l] = lane_wide[l] = random.uniform(-1, 1);
+    nldr::detail::upper_row_loop(u.data(), x.data(), z_loop.data(), x_i, m, lane_loop);
+    nldr::detail::upper_row_avx512(u.data(), x.data(), z_wide.data(), x_i, m, lane_wide);
+    INFO("m = " << m);
+    REQUIRE(std::memcmp(lane_loop, lane_wide, sizeof lane_loop) == 0);
+    REQUIRE(std::memcmp(z_loop.data(), z_wide.data(), sizeof(double) * std::size_t(m)) == 0);
+  }
+#else
+  SUCCEED("not an x86-64 build: the loop is the only path");
+#endif
 }

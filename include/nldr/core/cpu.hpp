@@ -9,6 +9,17 @@
 #include <immintrin.h>
 #endif
 
+// Around kernels that must round as their baseline loops do: contraction of a * b + c into a fused
+// multiply-add off (x86-64's baseline has no FMA, AVX-512 has). GCC contracts across intrinsics;
+// clang only within one expression, and an intrinsic is a call.
+#if defined(__GNUC__) && !defined(__clang__)
+#define NLDR_NO_FP_CONTRACT_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"fp-contract=off\")")
+#define NLDR_NO_FP_CONTRACT_END _Pragma("GCC pop_options")
+#else
+#define NLDR_NO_FP_CONTRACT_BEGIN
+#define NLDR_NO_FP_CONTRACT_END
+#endif
+
 namespace nldr::detail {
 
 #if defined(NLDR_X86_KERNELS)

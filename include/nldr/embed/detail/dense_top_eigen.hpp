@@ -3,9 +3,9 @@
 // mat-vec, never a full O(N^3) decomposition for large N).
 //
 // Small N: one full Eigen::SelfAdjointEigenSolver (cheap, and exact for every eigenvalue).
-// Larger N: Spectra's implicitly restarted Lanczos (SymEigsSolver) on a row-parallel mat-vec
-// that reads the matrix in its stored precision (float or double) and accumulates in double.
-// Each row's dot product is computed by one thread, so results do not depend on the thread count.
+// Larger N: Spectra's implicitly restarted Lanczos (SymEigsSolver) on a parallel mat-vec that
+// reads the upper triangle in its stored precision (float or double) and accumulates in double
+// (symmetric_product.hpp); results do not depend on the thread count.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -13,6 +13,7 @@
 #include <nldr/core/progress.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/detail/reporting_operator.hpp>
+#include <nldr/embed/detail/symmetric_product.hpp>
 #include <nldr/embed/eigen_options.hpp>
 #include <nldr/embed/embedding.hpp>
 
@@ -25,36 +26,10 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <type_traits>
 
 namespace nldr {
 
 namespace detail {
-
-/// Spectra operator y = A x for a dense symmetric row-major A stored as float or double.
-template <Real S>
-class ParallelSymProduct {
- public:
-  using Scalar = double;
-  explicit ParallelSymProduct(const Matrix<S>& matrix) : matrix_(matrix) {}
-  Eigen::Index rows() const { return matrix_.rows(); }
-  Eigen::Index cols() const { return matrix_.cols(); }
-  void perform_op(const double* x_in, double* y_out) const {
-    const Eigen::Map<const Eigen::VectorXd> x(x_in, matrix_.cols());
-    parallel_for(
-        0, matrix_.rows(),
-        [&](std::int64_t i) {
-          if constexpr (std::is_same_v<S, double>)
-            y_out[i] = matrix_.row(i).dot(x.transpose());
-          else
-            y_out[i] = matrix_.row(i).template cast<double>().dot(x.transpose());
-        },
-        64);
-  }
-
- private:
-  const Matrix<S>& matrix_;
-};
 
 /// Spectra operator y = shift x - A x: its largest eigenvalues are shift minus A's smallest. Lanczos
 /// measures convergence relative to each eigenvalue, so on A's cluster of near-zero eigenvalues (a Gram

@@ -44,12 +44,9 @@ template <Real S>
 
 #if defined(NLDR_X86_KERNELS)
 // A baseline build vectorizes for SSE2 at most (GCC's -O2 hardly at all); AVX-512 does eight
-// doubles, picked at run time. Contraction to fused multiply-adds is off so that both paths round
-// alike (x86-64's baseline has no FMA). _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
-#if !defined(__clang__)  // clang fuses only within one expression, and an intrinsic is a call
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
+// doubles, picked at run time, without fused multiply-adds so that both paths round alike.
+// _mm512_min_pd(a, b) is (a < b ? a : b) = std::min(b, a).
+NLDR_NO_FP_CONTRACT_BEGIN
 __attribute__((target("avx512f"))) inline __m512d widened(const double* row) { return _mm512_loadu_pd(row); }
 __attribute__((target("avx512f"))) inline __m512d widened(const float* row) {
   return _mm512_cvtps_pd(_mm256_loadu_ps(row));
@@ -77,9 +74,7 @@ __attribute__((target("avx512f"))) inline void add_squares_avx512(double* lane, 
   }
   _mm512_storeu_pd(lane, sum);
 }
-#if !defined(__clang__)
-#pragma GCC pop_options
-#endif
+NLDR_NO_FP_CONTRACT_END
 #endif
 
 template <Real S>
