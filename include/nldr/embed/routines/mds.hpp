@@ -18,9 +18,11 @@
 #include <nldr/embed/model_fields.hpp>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace nldr::routines {
 
@@ -130,9 +132,21 @@ struct Triangulation {
   /// Row p of `squared` (P x m): the squared distances of point p; returns P x d.
   template <Real T>
   Matrix<T> place(const Eigen::MatrixXd& squared) const {
-    Matrix<T> Y(squared.rows(), pseudo_inverse.rows());
-    parallel_for(0, squared.rows(), [&](std::int64_t p) {
-      const Eigen::VectorXd centered = squared.row(p).transpose() - mean_squared;
+    return place_each<T>(squared.rows(),
+                         [&](std::int64_t p, Eigen::VectorXd& delta) { delta = squared.row(p).transpose(); });
+  }
+
+  /// The same for `points` points whose squared distances squared_of(p, delta) writes into delta
+  /// (m values), so that a caller holding the distances in another layout (Landmark Isomap's m x N
+  /// geodesics) need not copy them into a P x m matrix of doubles first.
+  template <Real T, class SquaredOf>
+  Matrix<T> place_each(std::int64_t points, SquaredOf&& squared_of) const {
+    Matrix<T> Y(points, pseudo_inverse.rows());
+    std::vector<Eigen::VectorXd> deltas(std::size_t(std::max(1, max_threads())), Eigen::VectorXd(mean_squared.size()));
+    parallel_for(0, points, [&](std::int64_t p) {
+      Eigen::VectorXd& centered = deltas[std::size_t(thread_index())];
+      squared_of(p, centered);
+      centered -= mean_squared;
       Y.row(p) = (-0.5 * (pseudo_inverse * centered)).transpose().template cast<T>();
     });
     return Y;
