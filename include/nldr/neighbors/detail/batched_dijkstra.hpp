@@ -250,8 +250,8 @@ class BatchedDijkstra {
       changed_[i] = 0;
       const std::size_t listed =
           relax_lanes<Lanes>(distance + std::size_t(i) * lanes, scan, graph.indices.data() + offsets[i],
-                      graph.lengths.data() + offsets[i], offsets[i + 1] - offsets[i], distance, changed_.data(),
-                      improved_.data());
+                             graph.lengths.data() + offsets[i], offsets[i + 1] - offsets[i], distance,
+                             changed_.data(), improved_.data());
       for (std::size_t m = 0; m < listed; ++m) offer(improved_[m].vertex, improved_[m].key);
     }
     // In the original order: the rows are written in sequence, the lanes read at random.
