@@ -150,8 +150,9 @@ nldr::NeighborGraph<T> tied_graph(int n, int degree, bool integers, bool symmetr
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("the batched runs give single-source Dijkstra's distances bit for bit, at any thread count",
-                   "[shortest_paths]", float, double) {
+TEMPLATE_TEST_CASE(
+    "the batched runs give single-source Dijkstra's distances bit for bit, at any thread count and in either layout",
+    "[shortest_paths]", float, double) {
   // The reference: DijkstraWorkspace, Dijkstra from one source on the graph as numbered. The batched
   // runs renumber the graph, group the sources and pass several at once (label correcting), so equal
   // bits hold only because every correct method reaches the same fixed point of fl(d(i) + w(i, j)).
@@ -165,18 +166,28 @@ TEMPLATE_TEST_CASE("the batched runs give single-source Dijkstra's distances bit
     // Seeds 1-6 have fewer sources than a tenth of the points (batches of 8), seeds 7-8 more (16).
     for (int r = 0; r < 8 * int(seed) + 3; ++r) sources.push_back(nldr::index_t(random.below(std::uint64_t(n))));
     sources.push_back(sources.front());  // a repeated source
+    // The point-by-point layout reorders its sources: the same multiset, each column the distances
+    // from its own source.
+    std::vector<nldr::index_t> reordered = sources;
     for (const int t : {1, 2}) {
       nldr::set_threads(t);
       const auto batched = nldr::shortest_paths<TestType>(graph, sources);
+      reordered = sources;
+      const auto by_point = nldr::shortest_paths_by_point<TestType>(graph, reordered);
+      REQUIRE(std::is_permutation(reordered.begin(), reordered.end(), sources.begin()));
+      REQUIRE((by_point.rows() == n && by_point.cols() == Eigen::Index(sources.size())));
       nldr::detail::DijkstraWorkspace single;
       std::vector<TestType> row(static_cast<std::size_t>(n));
-      for (std::size_t r = 0; r < sources.size(); ++r) {
-        single.run(graph, sources[r], std::span<TestType>(row));
-        INFO("seed " << seed << ", source " << sources[r] << ", threads " << t);
+      const auto require_row = [&](nldr::index_t source, auto&& distance) {
+        single.run(graph, source, std::span<TestType>(row));
+        INFO("seed " << seed << ", source " << source << ", threads " << t);
         for (int j = 0; j < n; ++j)
-          if (!(batched(Eigen::Index(r), j) == row[std::size_t(j)] ||
-                (std::isinf(row[std::size_t(j)]) && std::isinf(batched(Eigen::Index(r), j)))))
-            FAIL("distance to " << j << ": " << batched(Eigen::Index(r), j) << " against " << row[std::size_t(j)]);
+          if (!(distance(j) == row[std::size_t(j)] || (std::isinf(row[std::size_t(j)]) && std::isinf(distance(j)))))
+            FAIL("distance to " << j << ": " << distance(j) << " against " << row[std::size_t(j)]);
+      };
+      for (std::size_t r = 0; r < sources.size(); ++r) {
+        require_row(sources[r], [&](int j) { return batched(Eigen::Index(r), j); });
+        require_row(reordered[r], [&](int j) { return by_point(j, Eigen::Index(r)); });
       }
     }
   }

@@ -3,7 +3,7 @@
 // landmark points"; David 2015, "L-ISOMAP"; docs/algorithms.md sec. 3.4):
 //   1. choose m landmarks (uniformly at random with a seed, or MaxMin: each next landmark is the
 //      point farthest, in graph geodesic distance, from those chosen so far);
-//   2. Dijkstra from the landmarks only: an m x N geodesic matrix G;
+//   2. Dijkstra from the landmarks only: the N x m geodesics G (row j: point j to the landmarks);
 //   3. landmark MDS: classical MDS of the m x m block, B_m = -1/2 J Delta_m J with eigenpairs
 //      (lambda_k, v_k); L^# has rows v_k^T / sqrt(lambda_k);
 //   4. distance-based triangulation of every point x from its squared geodesics delta_x to the
@@ -80,7 +80,7 @@ struct LandmarkIsomapOptions {
   std::int64_t residual_pairs = 1'000'000;
   /// Eigensolver settings for the m x m landmark MDS.
   TopEigenOptions eigen{};
-  /// Memory limit in bytes for the m x N geodesic matrix (0: the memory available now).
+  /// Memory limit in bytes for the N x m geodesic matrix (0: the memory available now).
   std::uint64_t memory_limit = 0;
   /// Optional progress and cancel hook (core/progress.hpp): the landmarks' shortest paths report
   /// 0 .. 0.8 (by blocks of landmarks, or per landmark under max-min), the m x m eigensolve 0.8 .. 0.9,
@@ -101,7 +101,9 @@ struct LandmarkIsomapOptions {
 /// A fitted Landmark Isomap: coordinates, the landmark MDS, and what transform needs.
 template <Real T>
 struct LandmarkIsomapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LandmarkIsomapModel<T>> {
-  std::vector<index_t> landmarks;   ///< the m landmark point indices, in choice order
+  /// The m landmark point indices: random ones in the order their shortest paths ran (batches of
+  /// nearby landmarks side by side), max-min ones in choice order.
+  std::vector<index_t> landmarks;
   Matrix<T> geodesics_to_landmarks;  ///< N x m: row j = geodesic distances from point j to the landmarks
   Eigen::MatrixXd pseudo_inverse;   ///< d x m: L#, rows v_k^T / sqrt(lambda_k)
   Eigen::VectorXd mean_squared;     ///< m: delta_mean, mean squared geodesic from each landmark to the landmarks
@@ -204,22 +206,24 @@ struct LandmarkIsomap {
   }
 
  private:
-  /// Chooses the m landmarks into `landmarks`; returns their m x N geodesics.
+  /// Chooses the m landmarks into `landmarks`; returns their N x m geodesics.
   template <Real T>
   Matrix<T> max_min_landmarks(const NeighborGraph<T>& graph, index_t m, std::vector<index_t>& landmarks,
                               const ProgressCallback& progress) const {
     const index_t n = graph.size();
-    Matrix<T> from_landmarks(m, n);
+    Matrix<T> to_landmarks(n, m);
+    std::vector<T> from_one(static_cast<std::size_t>(n));
     std::vector<double> nearest(std::size_t(n), std::numeric_limits<double>::infinity());
     detail::DijkstraWorkspace work;
     index_t next = index_t(Random(options.seed).below(std::uint64_t(n)));
     for (index_t a = 0; a < m; ++a) {
       landmarks.push_back(next);
-      work.run(graph, next, std::span<T>(from_landmarks.row(a).data(), std::size_t(n)));
+      work.run(graph, next, std::span<T>(from_one));
       // Next landmark: largest distance to the chosen set (ties: smallest index).
       double farthest = -1;
       for (index_t j = 0; j < n; ++j) {
-        nearest[j] = std::min(nearest[j], double(from_landmarks(a, j)));
+        to_landmarks(j, a) = from_one[std::size_t(j)];
+        nearest[j] = std::min(nearest[j], double(from_one[std::size_t(j)]));
         if (nearest[j] > farthest) {
           farthest = nearest[j];
           next = j;
@@ -227,19 +231,20 @@ struct LandmarkIsomap {
       }
       report_progress(progress, double(a + 1) / double(m), "LandmarkIsomap: max-min landmarks");
     }
-    return from_landmarks;
+    return to_landmarks;
   }
 
   template <Real T>
-  void residual(LandmarkIsomapModel<T>& model, const Matrix<T>& from_landmarks) const {
-    const auto m = index_t(from_landmarks.rows()), n = index_t(from_landmarks.cols());
+  void residual(LandmarkIsomapModel<T>& model) const {
+    const Matrix<T>& geodesics = model.geodesics_to_landmarks;
+    const auto m = index_t(geodesics.cols()), n = index_t(geodesics.rows());
     if (options.residual_pairs < 1)
       throw_invalid("residual_pairs", "residual_pairs = ", options.residual_pairs, " must be >= 1");
     PearsonAccumulator accumulator;
     const auto add = [&](index_t a, index_t j) {
       const index_t l = model.landmarks[a];
       if (l == j) return;
-      accumulator.add(double(from_landmarks(a, j)),
+      accumulator.add(double(geodesics(j, a)),
                       (model.coordinates.row(l).template cast<double>() - model.coordinates.row(j).template cast<double>())
                           .norm());
     };
@@ -277,7 +282,7 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const N
     throw_invalid("negative_eigenvalues", "negative_eigenvalues = ", options.negative_eigenvalues,
                   " must lie in [0, landmarks - dim = ", m - options.dim, "]");
   check_memory(std::uint64_t(m) * std::uint64_t(n) * sizeof(T),
-               detail::concat("LandmarkIsomap: the ", m, " x ", n, " landmark geodesic matrix"),
+               detail::concat("LandmarkIsomap: the ", n, " x ", m, " landmark geodesic matrix"),
                "use fewer landmarks", options.memory_limit);
 
   LandmarkIsomapModel<T> model;
@@ -287,21 +292,22 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const N
   detail::require_connected(symmetric, "LandmarkIsomap");
   times.add("symmetrize", watch.seconds());
 
+  // The geodesics are computed straight into the N x m layout that the triangulation and transform
+  // read: no m x N matrix to transpose (at N = 10^6, m = 1,000 in double, 8 GB and 12 s less).
   watch.restart();
-  Matrix<T> from_landmarks;  // m x N: row a = geodesic distances from landmarks[a]
+  Matrix<T>& geodesics = model.geodesics_to_landmarks;
   if (options.selection == LandmarkSelection::random) {
     model.landmarks = random_subset(n, m, options.seed);
-    from_landmarks = shortest_paths<T>(symmetric, std::span<const index_t>(model.landmarks), 0,
-                                       progress_part(options.progress, 0, 0.8));
+    geodesics = shortest_paths_by_point<T>(symmetric, model.landmarks, 0, progress_part(options.progress, 0, 0.8));
   } else {
-    from_landmarks = max_min_landmarks(symmetric, m, model.landmarks, progress_part(options.progress, 0, 0.8));
+    geodesics = max_min_landmarks(symmetric, m, model.landmarks, progress_part(options.progress, 0, 0.8));
   }
   times.add("shortest paths", watch.seconds());
 
   // Landmark MDS on the m x m block of squared geodesics.
   Matrix<double> block(m, m);
   for (index_t a = 0; a < m; ++a)
-    for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(from_landmarks(a, model.landmarks[b])), 2);
+    for (index_t b = 0; b < m; ++b) block(a, b) = std::pow(double(geodesics(model.landmarks[b], a)), 2);
   const Eigen::VectorXd mean_squared = block.rowwise().mean();
   routines::double_center_squared(block);
   const routines::Scaling scaling = routines::scale_centered(block, options.dim, options.negative_eigenvalues,
@@ -317,30 +323,19 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const N
   model.mean_squared = triangulation.mean_squared;
   routines::fill_scaling_results(model, scaling);  // coordinates: the landmarks', replaced below
 
-  // Every point from its column of the landmark geodesics (finite: the graph is connected), read
-  // in place: through triangulate() they were checked and copied into an N x m matrix of doubles
+  // Every point from its row of the landmark geodesics (finite: the graph is connected), read in
+  // place: through triangulate() they were checked and copied into an N x m matrix of doubles
   // (8 GB and 23 s at N = 10^6, m = 1,000).
   watch.restart();
   model.coordinates = triangulation.template place_each<T>(n, [&](std::int64_t p, Eigen::VectorXd& delta) {
-    for (index_t a = 0; a < m; ++a) {
-      const double g = double(from_landmarks(a, p));
-      delta[a] = g * g;
-    }
+    delta = geodesics.row(p).transpose().template cast<double>().cwiseAbs2();
   });
   times.add("triangulation", watch.seconds());
 
   watch.restart();
-  residual(model, from_landmarks);
+  residual(model);
   times.add("residual variance", watch.seconds());
   watch.restart();
-  // Transposed in blocks of 256 points, in parallel: 3.4 s for m = 1,000, N = 10^6 in double,
-  // where one assignment of the whole transpose took 22 s.
-  model.geodesics_to_landmarks.resize(n, m);
-  constexpr index_t span = 256;
-  parallel_for(0, (n + span - 1) / span, [&](std::int64_t b) {
-    const index_t first = index_t(b) * span, count = std::min(span, n - first);
-    model.geodesics_to_landmarks.middleRows(first, count) = from_landmarks.middleCols(first, count).transpose();
-  }, 1);
   model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
   times.add("index", watch.seconds());
   model.times = std::move(times);

@@ -219,10 +219,10 @@ class BatchedDijkstra {
   static constexpr int lanes = Lanes;
 
   /// Shortest-path lengths from sources[l] (local numbers, 1 <= sources.size() <= lanes) along
-  /// `graph`; out[l] receives those from sources[l] in the graph's original numbering (N entries
-  /// each, +infinity where unreachable), sums in double rounded to S once.
+  /// `graph`; out[l][j * stride] receives the one from sources[l] to vertex j of the graph's original
+  /// numbering (+infinity where unreachable), sums in double rounded to S once.
   template <Real S>
-  void run(const LocalGraph& graph, std::span<const index_t> sources, std::span<S* const> out) {
+  void run(const LocalGraph& graph, std::span<const index_t> sources, std::span<S* const> out, std::int64_t stride) {
     const index_t n = graph.size();
     const int used = int(sources.size());
     // Each vertex's lanes on whole 64-byte lines (a large std::vector's storage starts 16 bytes
@@ -254,10 +254,10 @@ class BatchedDijkstra {
                              changed_.data(), improved_.data());
       for (std::size_t m = 0; m < listed; ++m) offer(improved_[m].vertex, improved_[m].key);
     }
-    // In the original order: the rows are written in sequence, the lanes read at random.
+    // In the original order: the output is written in sequence, the lanes read at random.
     for (index_t j = 0; j < n; ++j) {
       const double* d = distance + std::size_t(graph.local[j]) * lanes;
-      for (int l = 0; l < used; ++l) out[l][j] = S(d[l]);
+      for (int l = 0; l < used; ++l) out[l][j * stride] = S(d[l]);
     }
   }
 
