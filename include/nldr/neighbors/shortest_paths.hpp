@@ -11,6 +11,7 @@
 #include <nldr/core/resources.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/batched_dijkstra.hpp>
+#include <nldr/neighbors/detail/vertex_heap.hpp>
 #include <nldr/neighbors/graph.hpp>
 
 #include <algorithm>
@@ -27,10 +28,7 @@ namespace nldr {
 namespace detail {
 
 /// Scratch space of one Dijkstra run, reused across sources by one thread: tentative distances and
-/// an indexed 4-ary min-heap of the vertices whose distance is tentative. Decrease-key keeps each
-/// vertex in the heap at most once (a lazy-deletion heap holds up to one entry per edge), and four
-/// children per node halve the depth: 1.33-1.36x faster than std::push_heap with lazy deletion on
-/// Swiss-roll kNN graphs (bench_global_embedders isomap, N = 5000 and 10000, one thread).
+/// the heap of the vertices whose distance is tentative (detail/vertex_heap.hpp).
 class DijkstraWorkspace {
  public:
   /// Shortest-path lengths from `source` along the edges of `graph` (list i holds the edges
@@ -40,25 +38,21 @@ class DijkstraWorkspace {
   void run(const NeighborGraph<T>& graph, index_t source, std::span<S> out) {
     const index_t n = graph.size();
     distance_.assign(std::size_t(n), std::numeric_limits<double>::infinity());
-    position_.assign(std::size_t(n), not_queued);
-    heap_.clear();
+    heap_.reset(n);
     const auto offsets = graph.offsets();
     const auto indices = graph.indices();
     const auto lengths = graph.distances();
     distance_[source] = 0;
-    push(source);
+    heap_.offer(source, 0);
     while (!heap_.empty()) {
-      const index_t i = pop();
+      const index_t i = heap_.pop();
       const double d = distance_[i];
       for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
         const index_t j = indices[e];
         const double candidate = d + double(lengths[e]);
         if (candidate < distance_[j]) {
           distance_[j] = candidate;
-          if (position_[j] == not_queued)
-            push(j);
-          else
-            sift_up(std::size_t(position_[j]));
+          heap_.offer(j, candidate);
         }
       }
     }
@@ -66,55 +60,8 @@ class DijkstraWorkspace {
   }
 
  private:
-  static constexpr index_t not_queued = -1;
-  static constexpr std::size_t arity = 4;
-
-  /// Heap order: smaller distance first, the smaller index on ties (deterministic).
-  bool before(index_t a, index_t b) const {
-    return distance_[a] < distance_[b] || (distance_[a] == distance_[b] && a < b);
-  }
-  void place(std::size_t slot, index_t vertex) {
-    heap_[slot] = vertex;
-    position_[vertex] = index_t(slot);
-  }
-  void push(index_t vertex) {
-    heap_.push_back(vertex);
-    sift_up(heap_.size() - 1);
-  }
-  void sift_up(std::size_t slot) {
-    const index_t vertex = heap_[slot];
-    while (slot > 0) {
-      const std::size_t parent = (slot - 1) / arity;
-      if (!before(vertex, heap_[parent])) break;
-      place(slot, heap_[parent]);
-      slot = parent;
-    }
-    place(slot, vertex);
-  }
-  index_t pop() {
-    const index_t top = heap_.front();
-    position_[top] = not_queued;
-    const index_t last = heap_.back();
-    heap_.pop_back();
-    if (heap_.empty()) return top;
-    std::size_t slot = 0;
-    for (;;) {  // sift `last` down from the root
-      const std::size_t first = arity * slot + 1;
-      if (first >= heap_.size()) break;
-      std::size_t best = first;
-      for (std::size_t c = first + 1; c < std::min(first + arity, heap_.size()); ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], last)) break;
-      place(slot, heap_[best]);
-      slot = best;
-    }
-    place(slot, last);
-    return top;
-  }
-
   std::vector<double> distance_;
-  std::vector<index_t> heap_;
-  std::vector<index_t> position_;
+  VertexHeap heap_;
 };
 
 /// How a many-source result is laid out.

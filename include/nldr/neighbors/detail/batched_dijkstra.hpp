@@ -21,6 +21,7 @@
 #include <nldr/core/cpu.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/detail/locality_order.hpp>
+#include <nldr/neighbors/detail/vertex_heap.hpp>
 #include <nldr/neighbors/graph.hpp>
 
 #include <algorithm>
@@ -122,13 +123,6 @@ inline SourceBatches batch_sources(const LocalGraph& graph, std::span<const inde
   }
   return batches;
 }
-
-/// A vertex with a key: a heap entry (the key kept beside the vertex, so that sifting compares
-/// within the heap's own memory), or a vertex a scan improved with its least improved distance.
-struct KeyedVertex {
-  double key;
-  index_t vertex;
-};
 
 /// One scan's relaxations: the lanes `scan` of a vertex at distances `from` (Lanes of them) along
 /// its `edges` edges (heads `indices`, lengths `lengths`). Lowers distance[Lanes j + l] to
@@ -234,25 +228,24 @@ class BatchedDijkstra {
     double* distance = distance_.get();
     std::fill(distance, distance + std::size_t(n) * lanes, std::numeric_limits<double>::infinity());
     changed_.assign(std::size_t(n), 0);
-    position_.assign(std::size_t(n), not_queued);
-    heap_.clear();
+    heap_.reset(n);
     for (int l = 0; l < used; ++l) {
       const index_t s = sources[l];
       distance[std::size_t(s) * lanes + l] = 0;
       changed_[s] |= std::uint16_t(1u << l);
-      offer(s, 0);
+      heap_.offer(s, 0);
     }
     const offset_t* offsets = graph.offsets.data();
     improved_.resize(std::size_t(graph.widest));
     while (!heap_.empty()) {
-      const index_t i = pop();
+      const index_t i = heap_.pop();
       const unsigned scan = changed_[i];
       changed_[i] = 0;
       const std::size_t listed =
           relax_lanes<Lanes>(distance + std::size_t(i) * lanes, scan, graph.indices.data() + offsets[i],
                              graph.lengths.data() + offsets[i], offsets[i + 1] - offsets[i], distance,
                              changed_.data(), improved_.data());
-      for (std::size_t m = 0; m < listed; ++m) offer(improved_[m].vertex, improved_[m].key);
+      for (std::size_t m = 0; m < listed; ++m) heap_.offer(improved_[m].vertex, improved_[m].key);
     }
     // In the original order: the output is written in sequence, the lanes read at random.
     for (index_t j = 0; j < n; ++j) {
@@ -262,59 +255,6 @@ class BatchedDijkstra {
   }
 
  private:
-  static constexpr index_t not_queued = -1;
-  static constexpr std::size_t arity = 4;
-  using Entry = KeyedVertex;  ///< a queued vertex and its key: its smallest changed distance
-  /// Smaller key first, the smaller vertex on ties (deterministic).
-  static bool before(const Entry& a, const Entry& b) {
-    return a.key < b.key || (a.key == b.key && a.vertex < b.vertex);
-  }
-
-  /// Queues `vertex` with `key`, or lowers its key if it is queued with a larger one.
-  void offer(index_t vertex, double key) {
-    if (position_[vertex] == not_queued) {
-      heap_.push_back({key, vertex});
-      sift_up(heap_.size() - 1);
-    } else if (key < heap_[std::size_t(position_[vertex])].key) {
-      heap_[std::size_t(position_[vertex])].key = key;
-      sift_up(std::size_t(position_[vertex]));
-    }
-  }
-  void place(std::size_t slot, const Entry& entry) {
-    heap_[slot] = entry;
-    position_[entry.vertex] = index_t(slot);
-  }
-  void sift_up(std::size_t slot) {
-    const Entry entry = heap_[slot];
-    while (slot > 0) {
-      const std::size_t parent = (slot - 1) / arity;
-      if (!before(entry, heap_[parent])) break;
-      place(slot, heap_[parent]);
-      slot = parent;
-    }
-    place(slot, entry);
-  }
-  index_t pop() {
-    const index_t top = heap_.front().vertex;
-    position_[top] = not_queued;
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (heap_.empty()) return top;
-    std::size_t slot = 0;
-    for (;;) {
-      const std::size_t first = arity * slot + 1;
-      if (first >= heap_.size()) break;
-      std::size_t best = first;
-      for (std::size_t c = first + 1; c < std::min(first + arity, heap_.size()); ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], last)) break;
-      place(slot, heap_[best]);
-      slot = best;
-    }
-    place(slot, last);
-    return top;
-  }
-
   struct AlignedDelete {
     void operator()(double* p) const { ::operator delete[](p, std::align_val_t(64)); }
   };
@@ -322,8 +262,7 @@ class BatchedDijkstra {
   index_t capacity_ = 0;                               ///< vertices distance_ has room for
   std::vector<KeyedVertex> improved_;                  ///< one scan's improved vertices
   std::vector<std::uint16_t> changed_;  ///< lanes changed since the vertex was last scanned
-  std::vector<Entry> heap_;
-  std::vector<index_t> position_;
+  VertexHeap heap_;  ///< queued vertices, each keyed by its smallest changed distance
 };
 
 }  // namespace nldr::detail
