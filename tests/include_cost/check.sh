@@ -14,7 +14,7 @@ mode=$1
 object=$2
 heavy='SelfAdjointEigenSolver<|Spectra::Sym|Spectra::Lanczos|bottom_eigenpairs|shift_invert_eigenpairs|LDLT<Eigen::Matrix|LLT<Eigen::Matrix|HouseholderQR<|JacobiSVD<|BDCSVD<|tridiagonalization|SimplicialLDLT<[^>]*>[^:]*::compute|SimplicialCholeskyBase<[^:]*::factorize'
 # The precompiled functions by name (core/precompiled.hpp): fits, selector rules, searches, placements.
-precompiled='::fit_points<|::fit_distances<|::solve<|_rule<|exact_neighbors<|assemble_pruned<|PointIndex<(float|double)>::search\(|TrainingNeighbors<(float|double)>::of\(|Model<(float|double)>::(place|triangulate)\('
+precompiled='::fit_points<|::fit<(float|double)>\(|::fit_distances<|::solve<|_rule<|exact_neighbors<|assemble_pruned<|PointIndex<(float|double)>::search\(|TrainingNeighbors<(float|double)>::of\(|Model<(float|double)>::(place|triangulate)\('
 # fail_if_any FOUND WHY: fails naming the symbols in FOUND (one per line), after the line WHY.
 fail_if_any() {
   [[ -z $1 ]] && return 0

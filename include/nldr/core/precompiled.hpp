@@ -6,7 +6,7 @@
 // scalar, defined outside any class so that it is not inline, and names its float and double
 // instances once, right after the definition:
 //
-//   NLDR_PRECOMPILED(IsomapModel<float> Isomap::fit_points<float>(const PointsRef<float>&, ...) const)
+//   NLDR_PRECOMPILED(LtsaModel<float> Ltsa::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
 //
 // (the tables with NLDR_PRECOMPILED_TABLE), which expands to
 //   - nothing in a header-only program: every unit instantiates what it calls, as before;

@@ -10,6 +10,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 namespace nldr {
 
@@ -32,5 +33,10 @@ using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 /// Read-only view of any dense matrix with the right scalar (no copy when the layout fits).
 template <Real T>
 using PointsRef = Eigen::Ref<const Matrix<T>>;
+
+/// PointsRef<T> as a parameter whose T another argument decides (a fit's graph): T is not deduced
+/// from it, so any dense matrix of scalar T converts to it (a fit is then one template over T).
+template <Real T>
+using PointsArg = std::type_identity_t<PointsRef<T>>;
 
 }  // namespace nldr

@@ -262,21 +262,12 @@ struct DiffusionMaps {
   /// a few Lanczos solves, as Laplacian Eigenmaps.
   /// \throws nldr::invalid_argument ("X", "graph", "dim", "alpha", "diffusion_time", "bandwidth"),
   /// nldr::disconnected_graph, nldr::convergence_error.
-  template <class Derived>
-  DiffusionMapsModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                                   const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "nldr::DiffusionMaps: the points must be float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
   template <Real T>
-  DiffusionMapsModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  DiffusionMapsModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-DiffusionMapsModel<T> DiffusionMaps::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+DiffusionMapsModel<T> DiffusionMaps::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   routines::validate_graph_fit(X, graph, options.dim);
   detail::validate_diffusion_parameters(options.alpha, options.diffusion_time, options.bandwidth);
   detail::require_connected(graph, "diffusion-maps");
@@ -308,10 +299,10 @@ DiffusionMapsModel<T> DiffusionMaps::fit_points(const PointsRef<T>& X, const Nei
   return model;
 }
 
-NLDR_PRECOMPILED(DiffusionMapsModel<float> DiffusionMaps::fit_points<float>(
-    const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(DiffusionMapsModel<double> DiffusionMaps::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(DiffusionMapsModel<float> DiffusionMaps::fit<float>(
+    const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(DiffusionMapsModel<double> DiffusionMaps::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<DiffusionMaps, float> && GraphEmbedder<DiffusionMaps, double>);
 

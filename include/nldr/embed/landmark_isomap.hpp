@@ -197,13 +197,8 @@ struct LandmarkIsomap {
   /// X: N x D points (finite); graph: any NeighborGraph on the N points.
   /// \throws nldr::invalid_argument ("X", "graph", "dim", "landmarks", ...), nldr::disconnected_graph,
   /// nldr::memory_limit_exceeded.
-  template <class Derived>
-  LandmarkIsomapModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                                      const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "nldr::LandmarkIsomap: the points must be float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
+  template <Real T>
+  LandmarkIsomapModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 
  private:
   /// Chooses the m landmarks into `landmarks`; returns their N x m geodesics.
@@ -261,14 +256,10 @@ struct LandmarkIsomap {
     model.residual_pairs = std::int64_t(accumulator.count());
     model.residual_variance = residual_variance_of(accumulator);
   }
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
-  template <Real T>
-  LandmarkIsomapModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+LandmarkIsomapModel<T> LandmarkIsomap::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   validate_points(X, "X", 2);
   validate_not_all_identical(X);
   const PointsRef<T> points(X.derived());
@@ -343,10 +334,10 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit_points(const PointsRef<T>& X, const N
   return model;
 }
 
-NLDR_PRECOMPILED(LandmarkIsomapModel<float> LandmarkIsomap::fit_points<float>(
-    const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LandmarkIsomapModel<double> LandmarkIsomap::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(LandmarkIsomapModel<float> LandmarkIsomap::fit<float>(
+    const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LandmarkIsomapModel<double> LandmarkIsomap::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LandmarkIsomap, float> && GraphEmbedder<LandmarkIsomap, double>);
 

@@ -206,21 +206,12 @@ struct LaplacianEigenmaps {
   /// f = D^-1/2 u (D-orthogonal), eigenvalues lambda of L f = lambda D f, in [0, 2], ascending; timings
   /// ("weights", "assembly", "eigensolve"). Cost: O(N k) for the Laplacian plus one sparse LDLT.
   /// \throws nldr::invalid_argument, nldr::disconnected_graph, nldr::convergence_error.
-  template <class Derived>
-  LaplacianEigenmapsModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                                        const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "X must hold float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
   template <Real T>
-  LaplacianEigenmapsModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  LaplacianEigenmapsModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-LaplacianEigenmapsModel<T> LaplacianEigenmaps::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+LaplacianEigenmapsModel<T> LaplacianEigenmaps::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   routines::validate_graph_fit(X, graph, options.dim);
   if (!(options.t >= 0) || std::isnan(options.t))
     throw_invalid("t", "t = ", options.t, " must be > 0, +infinity (0/1 weights) or 0 (automatic)");
@@ -240,10 +231,10 @@ LaplacianEigenmapsModel<T> LaplacianEigenmaps::fit_points(const PointsRef<T>& X,
   return result;
 }
 
-NLDR_PRECOMPILED(LaplacianEigenmapsModel<float> LaplacianEigenmaps::fit_points<float>(
-    const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LaplacianEigenmapsModel<double> LaplacianEigenmaps::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(LaplacianEigenmapsModel<float> LaplacianEigenmaps::fit<float>(
+    const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LaplacianEigenmapsModel<double> LaplacianEigenmaps::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LaplacianEigenmaps, float> && GraphEmbedder<LaplacianEigenmaps, double>);
 

@@ -382,13 +382,8 @@ struct LocallyLinearEmbedding {
   /// double whatever T is. Cost: O(N k^3 + N k^2 D) for the weights, then one sparse LDLT of M.
   /// \throws nldr::invalid_argument on bad input or options, nldr::disconnected_graph,
   ///         nldr::convergence_error when the eigensolver fails.
-  template <class Derived>
-  LleModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                         const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "X must hold float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
+  template <Real T>
+  LleModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 
   /// "lle", "modified-lle" or "hessian-lle".
   std::string name() const { return lle_name(options.variant); }
@@ -407,15 +402,10 @@ struct LocallyLinearEmbedding {
       throw_invalid("factorization", name(), ": factorization = lu applies to standard LLE only (it factorizes I - W, "
                     "which the ", name(), " matrix is not built from): use automatic or supernodal");
   }
-
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
-  template <Real T>
-  LleModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-LleModel<T> LocallyLinearEmbedding::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+LleModel<T> LocallyLinearEmbedding::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   const std::string method = name();
   routines::validate_graph_fit(X, graph, options.dim);
   validate_options(X.cols());
@@ -464,10 +454,10 @@ LleModel<T> LocallyLinearEmbedding::fit_points(const PointsRef<T>& X, const Neig
   return result;
 }
 
-NLDR_PRECOMPILED(LleModel<float> LocallyLinearEmbedding::fit_points<float>(
-    const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LleModel<double> LocallyLinearEmbedding::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(LleModel<float> LocallyLinearEmbedding::fit<float>(
+    const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LleModel<double> LocallyLinearEmbedding::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<LocallyLinearEmbedding, float> && GraphEmbedder<LocallyLinearEmbedding, double>);
 

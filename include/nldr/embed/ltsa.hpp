@@ -164,21 +164,12 @@ struct Ltsa {
   /// of B behind them, timings ("weights", "assembly", "eigensolve"), solver diagnostics. Runs in double.
   /// Cost: O(N (k^2 D + k^3)) for the local bases, then one sparse LDLT of B.
   /// \throws nldr::invalid_argument, nldr::disconnected_graph, nldr::convergence_error.
-  template <class Derived>
-  LtsaModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                          const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "X must hold float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
   template <Real T>
-  LtsaModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  LtsaModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-LtsaModel<T> Ltsa::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+LtsaModel<T> Ltsa::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   routines::validate_graph_fit(X, graph, options.dim);
   validate_dim_within_input(options.dim, X.cols());
   detail::require_min_degree(graph, options.dim, "ltsa", detail::ltsa_min_neighbors_reason);
@@ -196,9 +187,9 @@ LtsaModel<T> Ltsa::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& gra
   return result;
 }
 
-NLDR_PRECOMPILED(LtsaModel<float> Ltsa::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LtsaModel<double> Ltsa::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(LtsaModel<float> Ltsa::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(LtsaModel<double> Ltsa::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Ltsa, float> && GraphEmbedder<Ltsa, double>);
 

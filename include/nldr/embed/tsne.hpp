@@ -279,13 +279,8 @@ struct Tsne {
   /// kept for transform. Cost per iteration: O(N k) attraction plus the repulsion (exact O(N^2),
   /// Barnes-Hut O(N log N), FFT O(N)). Timings: "affinities", "initialization", "optimization", "index".
   /// \throws nldr::invalid_argument naming the offending option, "X" or "graph".
-  template <class Derived>
-  TsneModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                          const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "X must hold float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
+  template <Real T>
+  TsneModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 
   /// Embeds N points given by their N x N distances (symmetric, zero diagonal), with affinities over
   /// all pairs (van der Maaten & Hinton 2008): O(N^2) memory for P. init = pca starts from classical
@@ -384,9 +379,7 @@ struct Tsne {
     model.times.add("optimization", clock.seconds());
   }
 
-  /// The fits for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
-  template <Real T>
-  TsneModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  /// The fit of distances for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
   template <Real T>
   TsneModel<T> fit_distances(const PointsRef<T>& D) const;
 };
@@ -422,7 +415,7 @@ NLDR_PRECOMPILED(TsneModel<float> Tsne::fit_distances<float>(const PointsRef<flo
 NLDR_PRECOMPILED(TsneModel<double> Tsne::fit_distances<double>(const PointsRef<double>&) const)
 
 template <Real T>
-TsneModel<T> Tsne::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+TsneModel<T> Tsne::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   routines::validate_graph_fit(X, graph, options.dim);
   const auto n = index_t(X.rows());
   check_options(n);
@@ -451,9 +444,9 @@ TsneModel<T> Tsne::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& gra
   return model;
 }
 
-NLDR_PRECOMPILED(TsneModel<float> Tsne::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(TsneModel<double> Tsne::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(TsneModel<float> Tsne::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(TsneModel<double> Tsne::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Tsne, float> && GraphEmbedder<Tsne, double>);
 static_assert(DistanceEmbedder<Tsne, float> && DistanceEmbedder<Tsne, double>);

@@ -255,21 +255,12 @@ struct Umap {
   /// disconnected one is laid out component by component). Result: N x d coordinates, a and b,
   /// the epochs run; timings ("fuzzy graph", "initialization", "optimization", "index").
   /// \throws nldr::invalid_argument, nldr::convergence_error (spectral start).
-  template <class Derived>
-  UmapModel<typename Derived::Scalar> fit(const Eigen::MatrixBase<Derived>& X,
-                                          const NeighborGraph<typename Derived::Scalar>& graph) const {
-    using T = typename Derived::Scalar;
-    static_assert(Real<T>, "X must hold float or double");
-    return fit_points<T>(X.derived(), graph);
-  }
-
-  /// The fit for one scalar (compiled once in nldr::registry: core/precompiled.hpp).
   template <Real T>
-  UmapModel<T> fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const;
+  UmapModel<T> fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const;
 };
 
 template <Real T>
-UmapModel<T> Umap::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& graph) const {
+UmapModel<T> Umap::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   routines::validate_graph_fit(X, graph, options.dim);
   const index_t n = index_t(X.rows()), dim = options.dim;
   detail::validate_umap_options(options, n);
@@ -334,9 +325,9 @@ UmapModel<T> Umap::fit_points(const PointsRef<T>& X, const NeighborGraph<T>& gra
   return result;
 }
 
-NLDR_PRECOMPILED(UmapModel<float> Umap::fit_points<float>(const PointsRef<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(UmapModel<double> Umap::fit_points<double>(
-    const PointsRef<double>&, const NeighborGraph<double>&) const)
+NLDR_PRECOMPILED(UmapModel<float> Umap::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
+NLDR_PRECOMPILED(UmapModel<double> Umap::fit<double>(
+    const PointsArg<double>&, const NeighborGraph<double>&) const)
 
 static_assert(GraphEmbedder<Umap, float> && GraphEmbedder<Umap, double>);
 
