@@ -2,7 +2,7 @@
 // Fashion-MNIST images) in its own process, timed from the points in memory to the embedding.
 //
 //   bench_umap_fashion_mnist --input X.npy --output Y.npy [--k 15] [--seed 0] [--threads 2]
-//                            [--graph exact|approximate]
+//                            [--graph exact|approximate] [--epochs E (0: UMAP's default)]
 //
 // The graph: HNSW (ApproximateKNearest, when built with hnswlib; umap-learn and uwot search
 // approximately too) or the exact kNN; then nldr::Umap with umap-learn's defaults. Prints one JSON
@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
   }
   const double graph_seconds = clock.seconds();
   clock.restart();
-  const auto model = nldr::Umap{{.seed = std::uint64_t(std::stoull(option("seed", "0")))}}.fit(X, graph);
+  const auto model = nldr::Umap{{.n_epochs = std::stoi(option("epochs", "0")),
+                                      .seed = std::uint64_t(std::stoull(option("seed", "0")))}}.fit(X, graph);
   const double fit_seconds = clock.seconds();
   nldr::io::write_npy(option("output", "Y.npy"), model.coordinates);
   std::printf("{\"graph\": \"%s\", \"graph_seconds\": %.3f, \"fit_seconds\": %.3f, \"seconds\": %.3f, "

@@ -2,6 +2,12 @@
 
     /usr/bin/python3 benchmarks/umap_fashion_mnist.py --bench build/benchmarks/bench_umap_fashion_mnist
         [--n 20000] [--threads 2] [--sides nldr,umap-learn,uwot] [--dir /usr/share/datasets/fashion-mnist]
+        [--epochs E]
+
+Sides: nldr, umap-learn, and uwot in three modes: `uwot` (n_sgd_threads = threads: the fastest, results
+change from run to run), `uwot-batch` (batch = TRUE, n_sgd_threads = threads: reproducible in parallel,
+uwot's counterpart of nldr's guarantee) and `uwot-serial` (n_sgd_threads = 0, uwot's default: reproducible,
+one SGD thread). --epochs sets nldr's n_epochs (0: its default, umap-learn's).
 
 The first n of the 70,000 images (training, then test; pixels / 255) are reduced to 50 principal
 components here (scikit-learn's PCA, seeded); the three sides read that matrix and embed it with
@@ -42,7 +48,10 @@ args <- commandArgs(trailingOnly = TRUE)
 con <- file(args[1], "rb"); n <- readBin(con, "integer", 2); X <- matrix(readBin(con, "double", n[1] * n[2]), nrow = n[1], byrow = TRUE); close(con)
 suppressMessages(library(uwot))
 start <- Sys.time()
-Y <- umap(X, n_neighbors = 15, min_dist = 0.1, n_threads = as.integer(args[3]), n_sgd_threads = as.integer(args[3]))
+threads <- as.integer(args[3]); mode <- args[4]
+sgd_threads <- if (mode == "uwot-serial") 0L else threads
+Y <- umap(X, n_neighbors = 15, min_dist = 0.1, n_threads = threads, n_sgd_threads = sgd_threads,
+          batch = mode == "uwot-batch")
 cat(as.numeric(difftime(Sys.time(), start, units = "secs")), "\\n")
 con <- file(args[2], "wb"); writeBin(as.vector(t(Y)), con); close(con)
 """
@@ -64,6 +73,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--sides", default="nldr,umap-learn,uwot")
     parser.add_argument("--dir", default="/usr/share/datasets/fashion-mnist")
+    parser.add_argument("--epochs", type=int, default=0)
     args = parser.parse_args()
     print(calibration_line(), flush=True)
 
@@ -87,7 +97,7 @@ def main():
             wall = time.perf_counter()
             if side == "nldr":
                 out = subprocess.run([args.bench, "--input", x_npy, "--output", y_path + ".npy", "--threads",
-                                      str(args.threads)], check=True, capture_output=True, text=True).stdout
+                                      str(args.threads), "--epochs", str(args.epochs)], check=True, capture_output=True, text=True).stdout
                 seconds = json.loads(out.strip().splitlines()[-1])["seconds"]
                 Y = np.load(y_path + ".npy")
             elif side == "umap-learn":
@@ -96,11 +106,11 @@ def main():
                                      env=dict(os.environ, NUMBA_NUM_THREADS=str(args.threads))).stdout
                 seconds = float(out.strip().splitlines()[-1])
                 Y = np.load(y_path + ".npy")
-            elif side == "uwot":
+            elif side in ("uwot", "uwot-batch", "uwot-serial"):
                 script = os.path.join(tmp, "uwot.R")
                 with open(script, "w") as f:
                     f.write(UWOT)
-                out = subprocess.run(["Rscript", script, x_bin, y_path, str(args.threads)], check=True,
+                out = subprocess.run(["Rscript", script, x_bin, y_path, str(args.threads), side], check=True,
                                      capture_output=True, text=True).stdout
                 seconds = float(out.strip().splitlines()[-1])
                 Y = np.fromfile(y_path, dtype=np.float64).reshape(len(X), 2)
