@@ -96,8 +96,9 @@ def main():
             y_path = os.path.join(tmp, side + ".out")
             wall = time.perf_counter()
             if side == "nldr":
-                out = subprocess.run([args.bench, "--input", x_npy, "--output", y_path + ".npy", "--threads",
-                                      str(args.threads), "--epochs", str(args.epochs)], check=True, capture_output=True, text=True).stdout
+                command = [args.bench, "--input", x_npy, "--output", y_path + ".npy", "--threads", str(args.threads),
+                           "--epochs", str(args.epochs)]
+                out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
                 seconds = json.loads(out.strip().splitlines()[-1])["seconds"]
                 Y = np.load(y_path + ".npy")
             elif side == "umap-learn":
