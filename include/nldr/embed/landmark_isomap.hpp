@@ -262,8 +262,7 @@ template <Real T>
 LandmarkIsomapModel<T> LandmarkIsomap::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) const {
   validate_points(X, "X", 2);
   validate_not_all_identical(X);
-  const PointsRef<T> points(X.derived());
-  const auto n = index_t(points.rows());
+  const auto n = index_t(X.rows());
   validate_same_rows(n, graph.size(), "X", "graph");
   const index_t m = options.landmarks;
   if (m < 2 || m > n)
@@ -279,7 +278,7 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit(const PointsArg<T>& X, const Neighbor
   LandmarkIsomapModel<T> model;
   StageTimes times;
   Stopwatch watch;
-  const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(points, graph, options.edge_lengths);
+  const NeighborGraph<T> symmetric = routines::geodesic_graph<T>(X, graph, options.edge_lengths);
   detail::require_connected(symmetric, "LandmarkIsomap");
   times.add("symmetrize", watch.seconds());
 
@@ -327,7 +326,7 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit(const PointsArg<T>& X, const Neighbor
   residual(model);
   times.add("residual variance", watch.seconds());
   watch.restart();
-  model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(points), graph, 1);
+  model.training = routines::TrainingNeighbors<T>::from(Matrix<T>(X), graph, 1);
   times.add("index", watch.seconds());
   model.times = std::move(times);
   report_progress(options.progress, 1, "LandmarkIsomap");
