@@ -1,8 +1,8 @@
 // What UMAP's thread-independent update order costs in quality (docs/methods/umap.md, "Determinism"):
 // on scikit-learn's digits (tests/data/digits.csv), the same fuzzy graph, start, a and b optimized
-// (1) by nldr's per-point epochs (routines/umap_optimizer.hpp) and (2) in umap-learn's sequential
-// order (every directed entry in turn, both ends moved, one random stream), then the 10-NN accuracy
-// of each (point i in fold i mod 5, as tests/data/make_digits.py).
+// (1) by nldr's per-point epochs (routines/umap_optimizer.hpp) with each optimizer, Adam and SGD, and
+// (2) in umap-learn's sequential order (every directed entry in turn, both ends moved, one random
+// stream), then the 10-NN accuracy of each (point i in fold i mod 5, as tests/data/make_digits.py).
 //
 //   bench_umap_update_order [--seeds 5] [--data tests/data/digits.csv]
 #include <nldr/core/parallel.hpp>
@@ -37,19 +37,19 @@ double knn_accuracy(const nldr::Matrix<double>& Y, const std::vector<int>& label
 
 /// umap-learn's single-threaded order: each due entry moves both of its ends at once.
 void sequential_order(nldr::Matrix<double>& Y, const nldr::routines::WeightedGraph& graph,
-                      const nldr::routines::UmapSgd& sgd) {
+                      const nldr::routines::UmapLayoutSettings& settings) {
   using namespace nldr::routines::detail_umap;
-  EdgeClock clock(graph, sgd.negative_sample_rate);
-  nldr::Random random(sgd.seed);
+  EdgeClock clock(graph, settings.negative_sample_rate);
+  nldr::Random random(settings.seed);
   const Eigen::Index dim = Y.cols();
-  const double a = sgd.a, b = sgd.b;
+  const double a = settings.a, b = settings.b;
   auto squared = [&](const double* x, const double* y) {
     double r = 0;
     for (Eigen::Index k = 0; k < dim; ++k) r += (x[k] - y[k]) * (x[k] - y[k]);
     return r;
   };
-  for (int epoch = 0; epoch < sgd.n_epochs; ++epoch) {
-    const double alpha = rate(sgd, epoch);
+  for (int epoch = 0; epoch < settings.n_epochs; ++epoch) {
+    const double alpha = rate(settings, epoch);
     for (nldr::index_t i = 0; i < graph.size(); ++i)
       for (nldr::offset_t e = graph.row_offsets[std::size_t(i)]; e < graph.row_offsets[std::size_t(i) + 1]; ++e) {
         if (clock.next_sample[std::size_t(e)] > epoch) continue;
@@ -69,7 +69,7 @@ void sequential_order(nldr::Matrix<double>& Y, const nldr::routines::WeightedGra
           if (k == i) continue;
           const double* sample = Y.row(k).data();
           const double r2 = squared(y, sample);
-          const double c = r2 > 0 ? 2 * sgd.repulsion_strength * b / ((0.001 + r2) * (a * power(r2, b) + 1)) : 0.0;
+          const double c = r2 > 0 ? 2 * settings.repulsion_strength * b / ((0.001 + r2) * (a * power(r2, b) + 1)) : 0.0;
           for (Eigen::Index d = 0; d < dim; ++d) y[d] += (c > 0 ? clip(c * (y[d] - sample[d])) : 4.0) * alpha;
         }
         clock.next_negative[std::size_t(e)] += negatives * clock.per_negative[std::size_t(e)];
@@ -94,23 +94,34 @@ int main(int argc, char** argv) {
   const auto graph = nldr::KNearest{14}(X);
   const auto fuzzy = nldr::routines::without_weak_edges(nldr::routines::fuzzy_simplicial_set(graph, 1.0, 1.0), 500, 500);
   const auto curve = nldr::routines::fit_umap_curve(0.1, 1.0);
-  double sum_points = 0, sum_sequential = 0;
+  double sum_adam = 0, sum_sgd = 0, sum_sequential = 0;
   for (int seed = 0; seed < seeds; ++seed) {
     nldr::Random random(nldr::routines::detail_umap::mix(std::uint64_t(seed)));
     nldr::Matrix<double> start = nldr::routines::spectral_layout(fuzzy, 2, &X, std::uint64_t(seed), {}, "umap");
     nldr::detail::expand_with_noise(start, random);
     nldr::detail::scale_to_box(start);
-    const nldr::routines::UmapSgd sgd{.a = curve.a, .b = curve.b, .n_epochs = 500, .seed = std::uint64_t(seed)};
-    nldr::Matrix<double> per_point = start, sequential = start;
-    nldr::OptimizerDiagnostics diagnostics;
-    nldr::IterationObserver observer(diagnostics, {}, {}, sgd.n_epochs, "umap");
-    nldr::routines::optimize_umap_layout(per_point, fuzzy, sgd, observer);
-    sequential_order(sequential, fuzzy, sgd);
-    const double p = knn_accuracy(per_point, labels), s = knn_accuracy(sequential, labels);
-    sum_points += p;
+    nldr::routines::UmapLayoutSettings settings{
+        .a = curve.a, .b = curve.b, .n_epochs = 500, .seed = std::uint64_t(seed)};
+    auto per_point = [&](nldr::routines::UmapOptimizer optimizer) {
+      nldr::Matrix<double> Y = start;
+      settings.optimizer = optimizer;
+      nldr::OptimizerDiagnostics diagnostics;
+      nldr::IterationObserver observer(diagnostics, {}, {}, settings.n_epochs, "umap");
+      nldr::routines::optimize_umap_layout(Y, fuzzy, settings, observer);
+      return knn_accuracy(Y, labels);
+    };
+    const double adam = per_point(nldr::routines::UmapOptimizer::adam);
+    const double sgd = per_point(nldr::routines::UmapOptimizer::sgd);
+    nldr::Matrix<double> sequential = start;
+    sequential_order(sequential, fuzzy, settings);
+    const double s = knn_accuracy(sequential, labels);
+    sum_adam += adam;
+    sum_sgd += sgd;
     sum_sequential += s;
-    std::printf("seed %d: 10-NN accuracy per-point epochs %.4f, sequential (umap-learn's order) %.4f\n", seed, p, s);
+    std::printf("seed %d: 10-NN accuracy per-point epochs adam %.4f, sgd %.4f; sequential (umap-learn's order) %.4f\n",
+                seed, adam, sgd, s);
   }
-  std::printf("mean: per-point %.4f, sequential %.4f\n", sum_points / seeds, sum_sequential / seeds);
+  std::printf("mean: adam %.4f, sgd %.4f, sequential %.4f\n", sum_adam / seeds, sum_sgd / seeds,
+              sum_sequential / seeds);
   return 0;
 }

@@ -107,6 +107,23 @@ def test_tool_and_python_give_the_same_supervised_embedding(points, tmp_path):
     assert np.abs(Y_unsupervised - Y_python).max() > 1e-3 * scale
 
 
+def test_tool_and_python_take_the_same_umap_optimizer(points, tmp_path):
+    """UMAP's `optimizer` choice reaches the fit from both front ends: sgd agrees to the last bit between
+    nldr embed --optimizer sgd and nldr.UMAP(optimizer="sgd"), and differs from the default, adam."""
+    X, path = points
+    out = tmp_path / "y.csv"
+    subprocess.run([TOOL, "embed", "--in", str(path), "--out", str(out), "--method", "umap", "--k", str(K),
+                    "--n-epochs", "60", "--optimizer", "sgd", "--quiet"], check=True)
+    Y_tool = np.loadtxt(out, delimiter=",", ndmin=2)
+    Y_python = nldr.UMAP(n_neighbors=K, n_epochs=60, optimizer="sgd").fit_transform(X)
+    scale = np.abs(Y_python).max()
+    np.testing.assert_allclose(Y_tool, Y_python, rtol=0, atol=1e-12 * scale)
+    Y_adam = nldr.UMAP(n_neighbors=K, n_epochs=60).fit_transform(X)
+    assert np.abs(Y_adam - Y_python).max() > 1e-3 * scale
+    with pytest.raises(ValueError, match="optimizer"):
+        nldr.UMAP(optimizer="momentum").fit(X)
+
+
 @pytest.mark.parametrize("geodesic_k", [None, 5, 40])
 def test_tool_and_python_report_the_same_quality(points, tmp_path, geodesic_k):
     """nldr evaluate --json and nldr.metrics.quality_report: the same measures under the same names,

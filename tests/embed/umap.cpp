@@ -220,12 +220,63 @@ TEMPLATE_TEST_CASE("UMAP separates Gaussian clusters: every point's embedded nea
   std::vector<int> labels;
   const nldr::Matrix<TestType> X = gaussian_clusters(4, 100, 10, 12.0, 7, labels).cast<TestType>();
   const auto graph = nldr::KNearest{15}(X);
-  const auto model = nldr::Umap{{.n_epochs = 200, .seed = 1}}.fit(X, graph);
-  REQUIRE(model.coordinates.rows() == 400);
-  CHECK(nearest_same_label(model.coordinates.template cast<double>(), labels) == 1.0);
-  CHECK(model.optimizer.iterations == 200);
-  CHECK(model.optimizer.status == nldr::OptimizerStatus::completed);
-  CHECK(model.a == Approx(1.5769).margin(1e-3));
+  for (const auto optimizer : {nldr::UmapOptimizer::adam, nldr::UmapOptimizer::sgd}) {
+    const auto model = nldr::Umap{{.n_epochs = 200, .optimizer = optimizer, .seed = 1}}.fit(X, graph);
+    REQUIRE(model.coordinates.rows() == 400);
+    CHECK(nearest_same_label(model.coordinates.template cast<double>(), labels) == 1.0);
+    CHECK(model.optimizer.iterations == 200);
+    CHECK(model.optimizer.status == nldr::OptimizerStatus::completed);
+    CHECK(model.a == Approx(1.5769).margin(1e-3));
+  }
+}
+
+TEST_CASE("UMAP's Adam steps are Kingma & Ba's bias-corrected steps, scaled by the falling rate", "[umap]") {
+  // The layout of each epoch, through the iteration callback. No entry is due in epoch 0 (each is
+  // first sampled at epoch w_max / w >= 1), so Adam's first gradient is 0 and nothing moves; in epoch
+  // 1 a point with samples has m = (1 - b1) g, v = (1 - b2) g^2, so each coordinate moves by
+  // alpha sqrt(1 - b2^2) / (1 - b1^2) (1 - b1) / sqrt(1 - b2) (up to epsilon) whatever g is. Later,
+  // by Cauchy-Schwarz on the moments' sums, |step| <= rate (1 - b1) / sqrt((1 - b2)(1 - b1^2 / b2)).
+  const auto roll = nldr::datasets::swiss_roll<double>({.n = 300, .seed = 4});
+  const auto graph = nldr::KNearest{10}(roll.points);
+  const double learning_rate = 0.7, b1 = 0.5, b2 = 0.9;  // uwot's batch-mode moments
+  const int epochs = 40;
+  nldr::Matrix<double> initial(300, 2);
+  for (Eigen::Index i = 0; i < 300; ++i) initial.row(i) << roll.points(i, 0), roll.points(i, 2);
+  std::vector<Eigen::MatrixXd> layouts;
+  nldr::UmapOptions options{.n_epochs = epochs, .learning_rate = learning_rate, .init = nldr::UmapInit::given};
+  options.initial = initial;
+  options.on_iteration = [&](const nldr::IterationReport& report) {
+    layouts.push_back(report.coordinates());
+    return true;
+  };
+  nldr::Umap{options}.fit(roll.points, graph);
+  REQUIRE(layouts.size() == std::size_t(epochs));
+  // The start: the given layout scaled to [0, 10] per axis.
+  Eigen::MatrixXd start(300, 2);
+  for (Eigen::Index c = 0; c < 2; ++c) {
+    const double lo = initial.col(c).minCoeff(), hi = initial.col(c).maxCoeff();
+    start.col(c) = 10 * (initial.col(c).array() - lo) / (hi - lo);
+  }
+  CHECK((layouts[0] - start).cwiseAbs().maxCoeff() < 1e-12);
+
+  const double first_step = learning_rate * std::sqrt(1 - b2 * b2) / (1 - b1 * b1) * (1 - b1) / std::sqrt(1 - b2);
+  int moved = 0;
+  for (Eigen::Index i = 0; i < 300; ++i)
+    for (Eigen::Index c = 0; c < 2; ++c) {
+      const double step = std::abs(layouts[1](i, c) - layouts[0](i, c));
+      if (step == 0) continue;
+      ++moved;
+      // Epsilon takes step |g| / (|g| + 1.38 epsilon) of the full one: at most 2.5e-4 here (observed).
+      CHECK(step <= first_step * (1 + 1e-12));
+      CHECK(step >= first_step * (1 - 1e-3));
+    }
+  CHECK(moved > 300);  // most points have an entry of the greatest weight
+
+  const double bound = (1 - b1) / std::sqrt((1 - b2) * (1 - b1 * b1 / b2));
+  for (int e = 2; e < epochs; ++e) {
+    const double rate = learning_rate * (1 - double(e - 1) / epochs);  // umap-learn's linear decay
+    CHECK((layouts[std::size_t(e)] - layouts[std::size_t(e - 1)]).cwiseAbs().maxCoeff() <= rate * bound * (1 + 1e-12));
+  }
 }
 
 TEST_CASE("UMAP is bit-identical on 1 and 2 threads, fit and transform", "[umap][determinism]") {
@@ -233,41 +284,48 @@ TEST_CASE("UMAP is bit-identical on 1 and 2 threads, fit and transform", "[umap]
   const auto graph = nldr::KNearest{12}(roll.points);
   const nldr::Matrix<double> X_new = roll.points.topRows(50).array() + 0.05;
   const int threads = nldr::max_threads();
-  auto run = [&](int t, nldr::UmapInit init) {
+  auto run = [&](int t, nldr::UmapInit init, nldr::UmapOptimizer optimizer) {
     nldr::set_threads(t);
-    const auto model = nldr::Umap{{.n_epochs = 100, .init = init, .seed = 5}}.fit(roll.points, graph);
+    const nldr::UmapOptions options{.n_epochs = 100, .init = init, .optimizer = optimizer, .seed = 5};
+    const auto model = nldr::Umap{options}.fit(roll.points, graph);
     return std::make_pair(model.coordinates, model.transform(X_new));
   };
-  for (const auto init : {nldr::UmapInit::spectral, nldr::UmapInit::random, nldr::UmapInit::pca}) {
-    const auto one = run(1, init), two = run(2, init);
-    CHECK((one.first.array() == two.first.array()).all());
-    CHECK((one.second.array() == two.second.array()).all());
-  }
+  for (const auto optimizer : {nldr::UmapOptimizer::adam, nldr::UmapOptimizer::sgd})
+    for (const auto init : {nldr::UmapInit::spectral, nldr::UmapInit::random, nldr::UmapInit::pca}) {
+      const auto one = run(1, init, optimizer), two = run(2, init, optimizer);
+      CHECK((one.first.array() == two.first.array()).all());
+      CHECK((one.second.array() == two.second.array()).all());
+    }
   nldr::set_threads(threads);
-  // Another seed gives another result.
+  // Another seed, or the other optimizer, gives another result.
+  const auto mine = run(threads, nldr::UmapInit::spectral, nldr::UmapOptimizer::adam).first;
   const auto other = nldr::Umap{{.n_epochs = 100, .seed = 6}}.fit(roll.points, graph);
-  CHECK(!(other.coordinates.array() == run(threads, nldr::UmapInit::spectral).first.array()).all());
+  CHECK(!(other.coordinates.array() == mine.array()).all());
+  CHECK(!(run(threads, nldr::UmapInit::spectral, nldr::UmapOptimizer::sgd).first.array() == mine.array()).all());
 }
 
 TEST_CASE("UMAP on the digits reaches umap-learn's 10-NN accuracy", "[umap][slow]") {
   // Recorded with `/usr/bin/python3 tests/data/make_digits.py` (umap-learn 0.5.3, n_neighbors = 15,
   // which counts the point itself: nldr's k = 14): 0.9844 0.9855 0.9850 0.9855 0.9839 for
-  // random_state 0..4, mean 0.9849. Measured here: 0.9861 (seed 0), 0.9878 (1), 0.9844 (2).
+  // random_state 0..4, mean 0.9849. Measured here, seed 0: 0.9855 (adam), 0.9866 (sgd).
   const auto table = mds_references::matrix<double>("digits.csv");
   const nldr::Matrix<double> X = table.rightCols(64);
   std::vector<int> labels(std::size_t(X.rows()));
   for (Eigen::Index i = 0; i < X.rows(); ++i) labels[std::size_t(i)] = int(table(i, 0));
-  const auto model = nldr::Umap{{.seed = 0}}.fit(X, nldr::KNearest{14}(X));
-  CHECK(model.n_epochs == 500);
-  CHECK(std::abs(knn_accuracy(model.coordinates, labels) - 0.9849) < 0.02);
-  // transform: points moved by a small offset land near their fitted place.
-  const nldr::Matrix<double> shifted = X.array() + 0.01;
-  const Eigen::MatrixXd moved = model.transform(shifted) - model.coordinates;
-  std::vector<double> displacement(std::size_t(X.rows()));
-  for (Eigen::Index i = 0; i < X.rows(); ++i) displacement[std::size_t(i)] = moved.row(i).norm();
-  std::nth_element(displacement.begin(), displacement.begin() + X.rows() / 2, displacement.end());
-  const double extent = (model.coordinates.colwise().maxCoeff() - model.coordinates.colwise().minCoeff()).maxCoeff();
-  CHECK(displacement[std::size_t(X.rows() / 2)] < 0.02 * extent);
+  const auto graph = nldr::KNearest{14}(X);
+  for (const auto optimizer : {nldr::UmapOptimizer::adam, nldr::UmapOptimizer::sgd}) {
+    const auto model = nldr::Umap{{.optimizer = optimizer, .seed = 0}}.fit(X, graph);
+    CHECK(model.n_epochs == 500);
+    CHECK(std::abs(knn_accuracy(model.coordinates, labels) - 0.9849) < 0.02);
+    // transform: points moved by a small offset land near their fitted place.
+    const nldr::Matrix<double> shifted = X.array() + 0.01;
+    const Eigen::MatrixXd moved = model.transform(shifted) - model.coordinates;
+    std::vector<double> displacement(std::size_t(X.rows()));
+    for (Eigen::Index i = 0; i < X.rows(); ++i) displacement[std::size_t(i)] = moved.row(i).norm();
+    std::nth_element(displacement.begin(), displacement.begin() + X.rows() / 2, displacement.end());
+    const double extent = (model.coordinates.colwise().maxCoeff() - model.coordinates.colwise().minCoeff()).maxCoeff();
+    CHECK(displacement[std::size_t(X.rows() / 2)] < 0.02 * extent);
+  }
 }
 
 TEST_CASE("supervised UMAP separates labelled classes the data cannot", "[umap]") {

@@ -8,7 +8,8 @@
 //    Laplacian Eigenmaps' Laplacian and eigensolver), the points' principal components, seeded random
 //    coordinates, or the caller's; scaled as umap-learn scales them.
 // 3. Epochs of edge and negative sampling (routines/umap_optimizer.hpp), the same for every thread
-//    count, with the curve 1 / (1 + a d^(2b)) fitted to min_dist and spread (routines/umap_curve.hpp).
+//    count, with the curve 1 / (1 + a d^(2b)) fitted to min_dist and spread (routines/umap_curve.hpp),
+//    each point stepping by Adam on its epoch's summed terms (uwot's batch mode) or after every term.
 // transform places new points as umap-learn does: memberships to their training neighbors, the
 // weighted mean of those neighbors' coordinates as start, then a third of the epochs against the
 // fixed training layout.
@@ -60,6 +61,11 @@ inline constexpr std::array<Choice<UmapInit>, 4> umap_inits{
     {{"spectral", UmapInit::spectral}, {"pca", UmapInit::pca}, {"random", UmapInit::random},
      {"given", UmapInit::given}}};
 
+using routines::UmapOptimizer;
+
+inline constexpr std::array<Choice<UmapOptimizer>, 2> umap_optimizers{
+    {{"adam", UmapOptimizer::adam}, {"sgd", UmapOptimizer::sgd}}};
+
 /// Options of Umap; the names and defaults are umap-learn's.
 struct UmapOptions {
   index_t dim = 2;                  ///< target dimension d, 1 <= d and d + 1 < N
@@ -73,6 +79,8 @@ struct UmapOptions {
   double set_op_mix_ratio = 1;      ///< 1: fuzzy union, 0: fuzzy intersection, in [0, 1]
   double target_weight = 0.5;       ///< supervised: weight of the labels against the data, [0, 1]
   UmapInit init = UmapInit::spectral;
+  /// How the layout steps: adam (uwot's reproducible batch mode) or sgd (umap-learn's per-sample steps).
+  UmapOptimizer optimizer = UmapOptimizer::adam;
   std::uint64_t seed = 0;           ///< the initialization's noise and the negative samples
   /// init = given: the N x d starting coordinates (rescaled to [0, 10] per axis, as every start).
   Matrix<double> initial{};
@@ -104,6 +112,8 @@ struct UmapOptions {
     v.number("target_weight", target_weight, {0, 1}, "supervised fit: weight of the labels against the data");
     v.choice("init", init, umap_inits,
              "starting layout: spectral layout of the fuzzy graph, principal components, random, or given");
+    v.choice("optimizer", optimizer, umap_optimizers,
+             "layout steps: adam, one per point and epoch (uwot's batch mode), or sgd, one per sample (umap-learn)");
     v.number("seed", seed, seed_range, "random seed");
   }
 };
@@ -307,7 +317,7 @@ UmapModel<T> Umap::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) con
                                  {.a = curve.a, .b = curve.b, .repulsion_strength = options.repulsion_strength,
                                   .learning_rate = options.learning_rate,
                                   .negative_sample_rate = options.negative_sample_rate, .n_epochs = epochs,
-                                  .seed = options.seed},
+                                  .seed = options.seed, .optimizer = options.optimizer},
                                  observer);
   result.times.add("optimization", clock.seconds());
 
