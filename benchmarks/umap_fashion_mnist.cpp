@@ -6,7 +6,8 @@
 //
 // The graph: HNSW (ApproximateKNearest, when built with hnswlib; umap-learn and uwot search
 // approximately too) or the exact kNN; then nldr::Umap with umap-learn's defaults. Prints one JSON
-// line: the seconds of the graph, of the fit and in all, the graph's estimated recall.
+// line: the seconds of the graph, of the fit (and of its stages) and in all, the graph's estimated
+// recall.
 #include <nldr/core/parallel.hpp>
 #include <nldr/core/resources.hpp>
 #include <nldr/embed/umap.hpp>
@@ -55,9 +56,12 @@ int main(int argc, char** argv) {
                                       .seed = std::uint64_t(std::stoull(option("seed", "0")))}}.fit(X, graph);
   const double fit_seconds = clock.seconds();
   nldr::io::write_npy(option("output", "Y.npy"), model.coordinates);
+  std::string stages;  // the fit's own stages: fuzzy graph, initialization, optimization, ...
+  for (const auto& [name, seconds] : model.times.stages)
+    stages += (stages.empty() ? "" : ", ") + ("\"" + name + "\": " + std::to_string(seconds));
   std::printf("{\"graph\": \"%s\", \"graph_seconds\": %.3f, \"fit_seconds\": %.3f, \"seconds\": %.3f, "
-              "\"estimated_recall\": %s, \"epochs\": %d, \"threads\": %d}\n",
+              "\"estimated_recall\": %s, \"epochs\": %d, \"threads\": %d, \"fit_stages\": {%s}}\n",
               approximate ? "hnsw" : "exact", graph_seconds, fit_seconds, total.seconds(), recall.c_str(),
-              int(model.n_epochs), nldr::max_threads());
+              int(model.n_epochs), nldr::max_threads(), stages.c_str());
   return 0;
 }
