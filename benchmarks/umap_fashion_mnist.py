@@ -2,7 +2,7 @@
 
     /usr/bin/python3 benchmarks/umap_fashion_mnist.py --bench build/benchmarks/bench_umap_fashion_mnist
         [--n 20000] [--threads 2] [--sides nldr,umap-learn,uwot] [--dir /usr/share/datasets/fashion-mnist]
-        [--epochs E]
+        [--epochs E] [--pixels]
 
 Sides: nldr, umap-learn, and uwot in three modes: `uwot` (n_sgd_threads = threads: the fastest, results
 change from run to run), `uwot-batch` (batch = TRUE, n_sgd_threads = threads: reproducible in parallel,
@@ -10,7 +10,8 @@ uwot's counterpart of nldr's guarantee) and `uwot-serial` (n_sgd_threads = 0, uw
 one SGD thread). --epochs sets nldr's n_epochs (0: its default, umap-learn's).
 
 The first n of the 70,000 images (training, then test; pixels / 255) are reduced to 50 principal
-components here (scikit-learn's PCA, seeded); the three sides read that matrix and embed it with
+components here (scikit-learn's PCA, seeded), or with --pixels kept as the 784 pixels; the sides read
+that matrix and embed it with
 their defaults (15 neighbors, min_dist 0.1 for umap-learn and nldr; uwot's own defaults otherwise
 but min_dist 0.1 too, so that the three draw the same picture), timed inside each process from the matrix in memory to the
 embedding (umap-learn's numba compilation included: it is paid by every new process). Each
@@ -74,15 +75,20 @@ def main():
     parser.add_argument("--sides", default="nldr,umap-learn,uwot")
     parser.add_argument("--dir", default="/usr/share/datasets/fashion-mnist")
     parser.add_argument("--epochs", type=int, default=0)
+    parser.add_argument("--pixels", action="store_true", help="embed the 784 pixels instead of their PCA-50")
     args = parser.parse_args()
     print(calibration_line(), flush=True)
 
     pixels, labels = read_fashion(args.dir, args.n)
-    from sklearn.decomposition import PCA
-    X = PCA(50, random_state=0).fit_transform(pixels)
+    if args.pixels:
+        X = pixels
+    else:
+        from sklearn.decomposition import PCA
+        X = PCA(50, random_state=0).fit_transform(pixels)
     sample = np.random.default_rng(0).choice(len(X), size=min(5000, len(X)), replace=False)
     load = os.getloadavg()[0]
-    print(f"Fashion-MNIST, first {args.n} images, PCA-50, {args.threads} threads, load average {load:.1f} "
+    print(f"Fashion-MNIST, first {args.n} images, {'784 pixels' if args.pixels else 'PCA-50'}, {args.threads} threads, "
+          f"load average {load:.1f} "
           f"(shared machine: absolute times vary)")
 
     with tempfile.TemporaryDirectory() as tmp:
