@@ -182,8 +182,8 @@ void draw_samples(PointSamples& samples, const WeightedGraph& graph, offset_t be
 /// Calls add(k, term) with each clipped gradient term, coordinate k, of the point at y (a d-vector)
 /// from its `samples` (draw_samples): `pulls` attractions along each sampled entry of `graph`, whose
 /// columns index `others` (N x d), then a push from each of its negative samples. Moving: add may move
-/// y (each pull then sees the point where the previous left it); else y stays and the pulls, equal,
-/// come as one term of `pulls` times one.
+/// y (each pull then sees the point where the previous left it); else y stays, so an entry's pulls are
+/// equal and come as one term, `pulls` times one pull.
 template <bool Moving, class Scalar, class Add>
 void for_each_term(const double* y, index_t dim, const WeightedGraph& graph, const PointSamples& samples,
                    const Matrix<Scalar>& others, int pulls, const UmapLayoutSettings& settings, Add add) {
