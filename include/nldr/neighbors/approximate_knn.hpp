@@ -31,12 +31,13 @@ namespace nldr {
 /// `ef_construction`. With recall_sample > 0 it is estimated against the exact neighbors of a
 /// seeded sample of points and reported in selection().estimated_recall.
 ///
-/// Determinism: with `deterministic` (the default) the index is built by inserting the points
-/// serially, in index order, with levels drawn from `seed`; queries run in parallel and do not
-/// depend on each other. The graph is then bitwise identical for every thread count and run on a
-/// given machine (the distance kernel, AVX-512, AVX2 or SSE2, is picked for the CPU at run time).
-/// With deterministic = false the insertion runs in parallel too (about threads times faster to
-/// build), but the index, and so the graph, depends on the thread schedule (docs/selectors.md).
+/// Determinism: with `deterministic` (the default) the points are inserted in a random order drawn
+/// from `seed`, in parallel waves whose links do not depend on the thread count
+/// (detail/hnsw_build.hpp); queries run in parallel and do not depend on each other. The graph is
+/// then bitwise identical for every thread count and run on a given machine (the distance kernel,
+/// AVX-512, AVX2 or SSE2, is picked for the CPU at run time). With deterministic = false hnswlib
+/// inserts the points concurrently, about as fast, but the index, and so the graph, depends on the
+/// thread schedule (docs/selectors.md).
 ///
 /// Cost: build O(N log N) distance evaluations times ~ef_construction (the dominant part), queries
 /// O(N log N) times ~ef; memory: the index, N (4 D + 8 M + ~24) bytes, plus the graph.
@@ -59,10 +60,10 @@ struct ApproximateKNearest {
   index_t M = 12;
   /// Candidates kept while inserting a point (hnswlib's ef_construction), >= M.
   index_t ef_construction = 64;
-  /// Seeds the index's level generator and the recall sample.
+  /// Seeds the insertion order, the index's level generator and the recall sample.
   std::uint64_t seed = 0;
-  /// Serial insertion (bitwise reproducible for any thread count) or parallel insertion (faster
-  /// build, graph depends on the thread schedule). Queries are parallel either way.
+  /// Insertion in parallel waves (bitwise reproducible for any thread count) or hnswlib's
+  /// concurrent insertion (graph depends on the thread schedule). Queries are parallel either way.
   bool deterministic = true;
   /// Points whose exact neighbors estimate the recall (0 = no estimate); at most N are used.
   index_t recall_sample = 200;

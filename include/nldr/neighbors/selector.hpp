@@ -66,8 +66,7 @@ inline double estimated_hnsw_speedup(index_t n, Eigen::Index dim) {
 
 /// The automatic choice takes HNSW only where the exact search is estimated to cost this many
 /// times its CPU time, i.e. where the exact search is the wall (about N >= 26,000 at dim = 784,
-/// 66,000 at dim = 128, 79,000 at dim = 100): it gives up exactness only for a large gain. The
-/// index is built serially (reproducibility), so with more threads the gain in wall time shrinks.
+/// 66,000 at dim = 128, 79,000 at dim = 100): it gives up exactness only for a large gain.
 inline constexpr double hnsw_min_speedup = 5;
 
 /// The search the automatic choice makes for a kNN graph of n points in `dim` dimensions: the

@@ -15,6 +15,7 @@
 #include <nldr/core/validate.hpp>
 #include <nldr/neighbors/detail/distance.hpp>
 #include <nldr/neighbors/detail/exact_search.hpp>
+#include <nldr/neighbors/detail/hnsw_build.hpp>
 #include <nldr/neighbors/graph.hpp>
 #include <nldr/neighbors/selector.hpp>
 
@@ -28,20 +29,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-// hnswlib 0.6.2 defines non-inline functions and a global variable (its CPU-feature probes and
-// SIMD distance pointers) in its headers, so two translation units that include it fail to link.
-// Without its manual vectorization none of that is compiled; the index then uses
-// detail::HnswSquaredL2 below, which has its own kernels.
-#if !defined(NO_MANUAL_VECTORIZATION)
-#define NO_MANUAL_VECTORIZATION
-#define NLDR_UNDEF_NO_MANUAL_VECTORIZATION
-#endif
-#include <hnswlib/hnswlib.h>
-#if defined(NLDR_UNDEF_NO_MANUAL_VECTORIZATION)
-#undef NO_MANUAL_VECTORIZATION
-#undef NLDR_UNDEF_NO_MANUAL_VECTORIZATION
-#endif
 
 namespace nldr::detail {
 
@@ -144,32 +131,6 @@ bool by_distance_then_index(const typename NearestSet<T>::Entry& a, const typena
   return a.distance < b.distance || (a.distance == b.distance && a.index < b.index);
 }
 
-/// Row i as float: the row itself when T is float, else converted into `buffer`.
-template <Real T>
-const float* float_row(const PointRows<T>& rows, index_t i, std::vector<float>& buffer) {
-  if constexpr (std::is_same_v<T, float>) {
-    return rows.row(i);
-  } else {
-    buffer.assign(rows.row(i), rows.row(i) + rows.cols);
-    return buffer.data();
-  }
-}
-
-/// Inserts every row: serially in index order when `deterministic`, else in parallel after the first.
-template <Real T>
-void build_hnsw_index(hnswlib::HierarchicalNSW<float>& index, const PointRows<T>& rows, bool deterministic) {
-  std::vector<float> buffer;
-  index.addPoint(float_row(rows, 0, buffer), 0);  // the entry point, before any parallel insertion
-  if (deterministic) {
-    for (index_t i = 1; i < rows.rows; ++i) index.addPoint(float_row(rows, i, buffer), hnswlib::labeltype(i));
-    return;
-  }
-  parallel_for(1, rows.rows, [&](std::int64_t i) {
-    std::vector<float> local;
-    index.addPoint(float_row(rows, index_t(i), local), hnswlib::labeltype(i));
-  });
-}
-
 /// Mean over a seeded sample of `sample_size` points of |found list ∩ exact k nearest| / k, where a
 /// found neighbor counts when its distance is at most the exact k-th distance (ties at the k-th
 /// distance are interchangeable).
@@ -206,9 +167,9 @@ NeighborGraph<typename Derived::Scalar> hnsw_knn_graph(const Settings& s, const 
   const index_t search_ef = s.ef > 0 ? s.ef : std::max<index_t>(2 * s.k, 32);
 
   HnswSquaredL2 space{std::size_t(rows.cols)};
-  const auto index = std::make_unique<hnswlib::HierarchicalNSW<float>>(
+  const auto index = std::make_unique<HnswIndex>(
       &space, std::size_t(n), std::size_t(s.M), std::size_t(s.ef_construction), std::size_t(s.seed));
-  build_hnsw_index(*index, rows, s.deterministic);
+  build_hnsw_index(*index, rows, s.deterministic, s.seed);
   // The point itself is in the index (usually its own first hit): ask for one more.
   index->setEf(std::size_t(std::max<index_t>(search_ef, s.k + 1)));
 
