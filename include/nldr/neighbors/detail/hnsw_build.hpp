@@ -60,7 +60,7 @@ using HnswPlan = std::vector<std::vector<std::pair<float, HnswId>>>;
 
 /// Stores point `label` (`row`) under the next internal id at a level drawn from the index's own
 /// generator, with empty link lists: the bookkeeping of hnswlib's addPoint without its search.
-inline HnswId register_unlinked(HnswIndex& index, const float* row, hnswlib::labeltype label) {
+inline void register_unlinked(HnswIndex& index, const float* row, hnswlib::labeltype label) {
   const auto id = HnswId(index.cur_element_count++);
   index.label_lookup_[label] = id;
   const int level = index.getRandomLevel(index.mult_);
@@ -73,7 +73,6 @@ inline HnswId register_unlinked(HnswIndex& index, const float* row, hnswlib::lab
     index.linkLists_[id] = static_cast<char*>(std::calloc(index.size_links_per_element_ * std::size_t(level) + 1, 1));
     if (index.linkLists_[id] == nullptr) throw std::bad_alloc();
   }
-  return id;
 }
 
 /// The links a new point `id` would get from hnswlib's insertion into the index as it stands
