@@ -223,7 +223,10 @@ NeighborGraph<typename Derived::Scalar> hnsw_knn_graph(const Settings& s, const 
   report.search = search_name(NeighborSearch::hnsw);
   report.candidate_edges = graph.num_edges();
   report.new_point = {NewPointRule::nearest, s.k, 0.0};  // found exactly by the model's index
-  if (s.recall_sample > 0) report.estimated_recall = estimate_hnsw_recall(graph, rows, s.recall_sample, s.seed, s.k);
+  // The sample from a stream of its own: `seed` draws the insertion order (build_hnsw_index), whose
+  // first points, linked one at a time, the sample would otherwise be; hnswlib takes seed + 1.
+  if (s.recall_sample > 0)
+    report.estimated_recall = estimate_hnsw_recall(graph, rows, s.recall_sample, s.seed + 2, s.k);
   graph.set_selection(std::move(report));
   return graph;
 }
