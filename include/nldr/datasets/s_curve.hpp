@@ -26,19 +26,14 @@ namespace detail {
 template <Real T>
 Dataset<T> s_curve_from(const std::string& name, const Options& options, double gap_lo, double gap_hi) {
   constexpr double half = 1.5 * std::numbers::pi;
-  Dataset<T> data = allocate<T>(name, options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
+  Dataset<T> data = sampled_surface<T>(name, options, [&](Random& random) {
     double t = 0, y = 0;
     do {
       t = random.uniform(-half, half);
       y = random.uniform(0, 2);
     } while (t > gap_lo && t < gap_hi);
-    data.points.row(i) << T(std::sin(t)), T(y), T((t < 0 ? -1.0 : 1.0) * (std::cos(t) - 1));
-    data.intrinsic.row(i) << T(t + half), T(y);
-    data.parameter(i) = T(t);
-  }
-  add_noise(data.points, options.noise, random);
+    return SurfaceSample{{std::sin(t), y, (t < 0 ? -1.0 : 1.0) * (std::cos(t) - 1)}, {t + half, y}, t};
+  });
   data.intrinsic_is_isometric = true;
   data.geodesic = FlatGeodesic{};
   return data;

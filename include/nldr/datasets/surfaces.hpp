@@ -11,8 +11,29 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <utility>
 
 namespace nldr::datasets {
+
+namespace detail {
+
+/// The surface z = height(x, y) over the plane points (x, y) that draw(random) gives: its graph chart
+/// (x, y) is the intrinsic coordinates (not isometric), z the parameter; it has no closed-form
+/// geodesics (`no_geodesics` says so).
+template <Real T, class Draw, class Height>
+Dataset<T> height_surface(const std::string& name, const Options& options, Draw&& draw, Height&& height,
+                          const std::string& no_geodesics) {
+  Dataset<T> data = sampled_surface<T>(name, options, [&](Random& random) {
+    const auto [x, y] = draw(random);
+    const double z = height(x, y);
+    return SurfaceSample{{x, y, z}, {x, y}, z};
+  });
+  data.geodesic = NoGeodesic{no_geodesics + "; estimate them with graph shortest paths"};
+  return data;
+}
+
+}  // namespace detail
 
 /// Height of the puncture: the open cap z > 0.75 of the unit sphere is empty. mani.m's
 /// punctured sphere (after Saul & Roweis) ends at about z = 0.73 (in our centering).
@@ -27,19 +48,14 @@ inline constexpr double punctured_sphere_z_max = 0.75;
 /// Parameter z. n >= 1.
 template <Real T = double>
 Dataset<T> punctured_sphere(const Options& options = {}) {
-  Dataset<T> data = detail::allocate<T>("punctured-sphere", options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
+  Dataset<T> data = detail::sampled_surface<T>("punctured-sphere", options, [](Random& random) {
     const double z = random.uniform(-1, punctured_sphere_z_max);
     const double azimuth = random.uniform(0, 2 * std::numbers::pi);
     const double rho = std::sqrt(std::max(0.0, 1 - z * z));
     const PuncturedSphereGeodesic::Point p{rho * std::cos(azimuth), rho * std::sin(azimuth), z};
     const auto uv = PuncturedSphereGeodesic::to_stereographic(p);
-    data.points.row(i) << T(p[0]), T(p[1]), T(p[2]);
-    data.intrinsic.row(i) << T(uv[0]), T(uv[1]);
-    data.parameter(i) = T(z);
-  }
-  detail::add_noise(data.points, options.noise, random);
+    return detail::SurfaceSample{{p[0], p[1], p[2]}, {uv[0], uv[1]}, z};
+  });
   data.geodesic = PuncturedSphereGeodesic(punctured_sphere_z_max);
   return data;
 }
@@ -49,19 +65,14 @@ Dataset<T> punctured_sphere(const Options& options = {}) {
 /// closed-form geodesics. Parameter z. n >= 1.
 template <Real T = double>
 Dataset<T> twin_peaks(const Options& options = {}) {
-  Dataset<T> data = detail::allocate<T>("twin-peaks", options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
-    const double x = 1 - 2 * random.uniform(), y = 1 - 2 * random.uniform();
-    const double z = std::sin(std::numbers::pi * x) * std::tanh(3 * y);
-    data.points.row(i) << T(x), T(y), T(z);
-    data.intrinsic.row(i) << T(x), T(y);
-    data.parameter(i) = T(z);
-  }
-  detail::add_noise(data.points, options.noise, random);
-  data.geodesic = NoGeodesic{"twin-peaks is curved in two directions (no closed-form geodesics); "
-                             "estimate them with graph shortest paths"};
-  return data;
+  return detail::height_surface<T>(
+      "twin-peaks", options,
+      [](Random& random) {
+        const double x = 1 - 2 * random.uniform();
+        return std::pair{x, 1 - 2 * random.uniform()};
+      },
+      [](double x, double y) { return std::sin(std::numbers::pi * x) * std::tanh(3 * y); },
+      "twin-peaks is curved in two directions (no closed-form geodesics)");
 }
 
 /// Gaussian surface (Roy 2015, fig. 3.3a; mani.m's "Gaussian randomly sampled", sigma = 1):
@@ -69,19 +80,14 @@ Dataset<T> twin_peaks(const Options& options = {}) {
 /// graph chart, not isometric; no closed-form geodesics; no labels. Parameter z. n >= 1.
 template <Real T = double>
 Dataset<T> gaussian(const Options& options = {}) {
-  Dataset<T> data = detail::allocate<T>("gaussian", options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
-    const double x = random.normal(), y = random.normal();
-    const double z = std::exp(-(x * x + y * y) / 2) / (2 * std::numbers::pi);
-    data.points.row(i) << T(x), T(y), T(z);
-    data.intrinsic.row(i) << T(x), T(y);
-    data.parameter(i) = T(z);
-  }
-  detail::add_noise(data.points, options.noise, random);
-  data.geodesic = NoGeodesic{"the Gaussian surface has no closed-form geodesics; "
-                             "estimate them with graph shortest paths"};
-  return data;
+  return detail::height_surface<T>(
+      "gaussian", options,
+      [](Random& random) {
+        const double x = random.normal();
+        return std::pair{x, random.normal()};
+      },
+      [](double x, double y) { return std::exp(-(x * x + y * y) / 2) / (2 * std::numbers::pi); },
+      "the Gaussian surface has no closed-form geodesics");
 }
 
 /// Mobius strip (Roy 2015, table 4.4, no formula given; the standard parametrization):
@@ -91,16 +97,11 @@ Dataset<T> gaussian(const Options& options = {}) {
 /// (u + 2 pi, v) is the point (u, -v)); no closed-form geodesics. Parameter u. n >= 1.
 template <Real T = double>
 Dataset<T> mobius(const Options& options = {}) {
-  Dataset<T> data = detail::allocate<T>("mobius", options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
+  Dataset<T> data = detail::sampled_surface<T>("mobius", options, [](Random& random) {
     const double u = random.uniform(0, 2 * std::numbers::pi), v = random.uniform(-1, 1);
     const double radius = 1 + 0.5 * v * std::cos(u / 2);
-    data.points.row(i) << T(radius * std::cos(u)), T(radius * std::sin(u)), T(0.5 * v * std::sin(u / 2));
-    data.intrinsic.row(i) << T(u), T(v);
-    data.parameter(i) = T(u);
-  }
-  detail::add_noise(data.points, options.noise, random);
+    return detail::SurfaceSample{{radius * std::cos(u), radius * std::sin(u), 0.5 * v * std::sin(u / 2)}, {u, v}, u};
+  });
   data.geodesic = NoGeodesic{"the Mobius strip has no closed-form geodesics; estimate them with graph shortest paths"};
   return data;
 }

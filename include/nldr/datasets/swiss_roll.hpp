@@ -36,16 +36,10 @@ struct SwissRollShape {
 /// Fills a Swiss-roll data set from `draw(random) -> (t, h)`, then adds the noise.
 template <Real T, class Draw>
 Dataset<T> swiss_roll_from(const std::string& name, const Options& options, Draw&& draw) {
-  Dataset<T> data = allocate<T>(name, options, 3, 2);
-  Random random(options.seed);
-  for (index_t i = 0; i < options.n; ++i) {
+  return sampled_surface<T>(name, options, [&](Random& random) {
     const auto [t, h] = draw(random);
-    data.points.row(i) << T(t * std::cos(t)), T(h), T(t * std::sin(t));
-    data.intrinsic.row(i) << T(swiss_roll_arc_length(t)), T(h);
-    data.parameter(i) = T(t);
-  }
-  add_noise(data.points, options.noise, random);
-  return data;
+    return SurfaceSample{{t * std::cos(t), h, t * std::sin(t)}, {swiss_roll_arc_length(t), h}, t};
+  });
 }
 
 /// The unrolled hole (t_lo, t_hi) x (h_lo, h_hi) in intrinsic (arc length, height) coordinates.

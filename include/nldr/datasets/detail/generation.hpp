@@ -1,4 +1,5 @@
-// Steps shared by every generator: option checks, allocation, noise.
+// Steps shared by every generator: option checks, allocation, noise, and the loop of the surfaces
+// drawn point by point.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -7,6 +8,7 @@
 #include <nldr/core/types.hpp>
 #include <nldr/datasets/dataset.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -46,6 +48,30 @@ void add_noise(Matrix<T>& points, double noise, Random& random) {
   if (noise == 0) return;
   for (Eigen::Index i = 0; i < points.rows(); ++i)
     for (Eigen::Index k = 0; k < points.cols(); ++k) points(i, k) += T(noise * random.normal());
+}
+
+/// One point of a 2-D surface in 3-D: where it lies, its chart coordinates (the data set's
+/// intrinsic ones) and its parameter.
+struct SurfaceSample {
+  std::array<double, 3> point;
+  std::array<double, 2> chart;
+  double parameter;
+};
+
+/// A surface data set drawn point by point from one seeded stream: sample(random) gives each
+/// point's SurfaceSample; then the noise (add_noise). The caller sets the geodesics.
+template <Real T, class Sample>
+Dataset<T> sampled_surface(const std::string& name, const Options& options, Sample&& sample) {
+  Dataset<T> data = allocate<T>(name, options, 3, 2);
+  Random random(options.seed);
+  for (index_t i = 0; i < options.n; ++i) {
+    const SurfaceSample s = sample(random);
+    data.points.row(i) << T(s.point[0]), T(s.point[1]), T(s.point[2]);
+    data.intrinsic.row(i) << T(s.chart[0]), T(s.chart[1]);
+    data.parameter(i) = T(s.parameter);
+  }
+  add_noise(data.points, options.noise, random);
+  return data;
 }
 
 }  // namespace nldr::datasets::detail
