@@ -20,6 +20,7 @@
 #include <nldr/neighbors/shortest_paths.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,18 +48,8 @@ Geodesics<T> knn_geodesics(const InputView<T>& x, index_t k, const std::string& 
   validate_neighbor_count(k, n, name);
   // The k nearest of each point by the rank engine's keys and tie rule (the smaller index first).
   std::vector<std::vector<std::pair<index_t, T>>> lists(static_cast<std::size_t>(n));
-  struct Scratch {
-    std::vector<T> row;
-    std::vector<RankKey<T>> nearest;
-  };
-  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
-  parallel_for(0, n, [&](std::int64_t point) {
-    const auto i = index_t(point);
-    Scratch& s = scratch[std::size_t(thread_index())];
-    s.row.resize(std::size_t(n));
-    x.ranking_row(i, s.row.data());
-    select_smallest(s.row.data(), n, i, k, s.nearest);
-    for (const auto& key : s.nearest) lists[std::size_t(i)].emplace_back(key.index, T(x.distance(i, key.index)));
+  for_each_nearest(x, k, [&](index_t i, std::span<const RankKey<T>> nearest) {
+    for (const auto& key : nearest) lists[std::size_t(i)].emplace_back(key.index, T(x.distance(i, key.index)));
   });
   const auto graph = NeighborGraph<T>::from_lists(lists).symmetrized(Symmetrization::union_edges);
   lists = {};

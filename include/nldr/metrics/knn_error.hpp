@@ -83,34 +83,29 @@ KnnError knn_error(const B& Y, std::span<const int> labels, const KnnErrorOption
                   " points): lower k or folds");
 
   std::vector<char> wrong(static_cast<std::size_t>(n), 0);
-  struct Scratch {
-    std::vector<T> row;
-    std::vector<detail::RankKey<T>> nearest;
-    std::vector<std::pair<int, index_t>> votes;  // (label, count) in order of first appearance
-  };
-  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
-  parallel_for(0, n, [&](std::int64_t point) {
-    const auto i = index_t(point);
-    Scratch& s = scratch[std::size_t(thread_index())];
-    s.row.resize(std::size_t(n));
-    y.ranking_row(i, s.row.data());
-    for (index_t j = 0; j < n; ++j)  // points of the test fold never vote
-      if (fold[std::size_t(j)] == fold[std::size_t(i)]) s.row[std::size_t(j)] = std::numeric_limits<T>::infinity();
-    detail::select_smallest(s.row.data(), n, i, options.k, s.nearest);
-    s.votes.clear();
-    for (const auto& key : s.nearest) {
+  // (label, count) in order of first appearance, one list per thread
+  std::vector<std::vector<std::pair<int, index_t>>> vote_lists(static_cast<std::size_t>(max_threads()));
+  const auto vote = [&](index_t i, std::span<const detail::RankKey<T>> nearest) {
+    auto& votes = vote_lists[std::size_t(thread_index())];
+    votes.clear();
+    for (const auto& key : nearest) {
       const int label = labels[std::size_t(key.index)];
-      auto it = std::find_if(s.votes.begin(), s.votes.end(), [&](const auto& v) { return v.first == label; });
-      if (it == s.votes.end())
-        s.votes.emplace_back(label, 1);
+      auto it = std::find_if(votes.begin(), votes.end(), [&](const auto& v) { return v.first == label; });
+      if (it == votes.end())
+        votes.emplace_back(label, 1);
       else
         ++it->second;
     }
-    auto best = s.votes.begin();  // strictly greater: ties go to the class that appeared first (nearest)
-    for (auto it = s.votes.begin(); it != s.votes.end(); ++it)
+    auto best = votes.begin();  // strictly greater: ties go to the class that appeared first (nearest)
+    for (auto it = votes.begin(); it != votes.end(); ++it)
       if (it->second > best->second) best = it;
     wrong[std::size_t(i)] = best->first != labels[std::size_t(i)];
-  });
+  };
+  const auto test_fold_out = [&](index_t i, std::span<T> row) {  // points of the test fold never vote
+    for (index_t j = 0; j < n; ++j)
+      if (fold[std::size_t(j)] == fold[std::size_t(i)]) row[std::size_t(j)] = std::numeric_limits<T>::infinity();
+  };
+  detail::for_each_nearest(y, options.k, vote, test_fold_out);
   KnnError result;
   for (const char w : wrong) result.misclassified += w;
   result.error = double(result.misclassified) / n;

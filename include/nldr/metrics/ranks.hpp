@@ -75,6 +75,34 @@ void select_smallest(const T* row, index_t n, index_t self, index_t count, std::
   std::sort(out.begin(), out.end());
 }
 
+/// Calls visit(i, nearest) for every point i of `view`, in parallel, with its k nearest other points
+/// (select_smallest on the rank engine's keys, so the same tie rule). exclude(i, row), called on i's
+/// row of keys first, may set entries to +infinity: points i must not choose.
+template <Real T, class Visit, class Exclude>
+void for_each_nearest(const InputView<T>& view, index_t k, Visit&& visit, Exclude&& exclude) {
+  const index_t n = view.rows();
+  struct Scratch {
+    std::vector<T> row;
+    std::vector<RankKey<T>> nearest;
+  };
+  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
+  parallel_for(0, n, [&](std::int64_t point) {
+    const auto i = index_t(point);
+    Scratch& s = scratch[std::size_t(thread_index())];
+    s.row.resize(std::size_t(n));
+    view.ranking_row(i, s.row.data());
+    exclude(i, std::span<T>(s.row));
+    select_smallest(s.row.data(), n, i, k, s.nearest);
+    visit(i, std::span<const RankKey<T>>(s.nearest));
+  });
+}
+
+/// for_each_nearest with every other point a candidate.
+template <Real T, class Visit>
+void for_each_nearest(const InputView<T>& view, index_t k, Visit&& visit) {
+  for_each_nearest(view, k, visit, [](index_t, std::span<T>) {});
+}
+
 /// Scratch of count_ranks().
 template <Real T>
 struct CountScratch {

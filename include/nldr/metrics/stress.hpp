@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace nldr::metrics {
@@ -197,19 +198,9 @@ Stress local_kruskal_stress(const A& X, const B& Y, const LocalStressOptions& op
     throw_invalid("random_pairs", "random_pairs = ", options.random_pairs, " must be >= 0");
   // Omega_i per point, built once (N (k + random_pairs) indices) and read by both passes.
   std::vector<std::vector<index_t>> omega(static_cast<std::size_t>(n));
-  struct Scratch {
-    std::vector<T> row;
-    std::vector<detail::RankKey<T>> nearest;
-  };
-  std::vector<Scratch> scratch(static_cast<std::size_t>(max_threads()));
-  parallel_for(0, n, [&](std::int64_t point) {
-    const auto i = index_t(point);
-    Scratch& s = scratch[std::size_t(thread_index())];
-    s.row.resize(std::size_t(n));
-    x.ranking_row(i, s.row.data());
-    detail::select_smallest(s.row.data(), n, i, options.k, s.nearest);
+  detail::for_each_nearest(x, options.k, [&](index_t i, std::span<const detail::RankKey<T>> nearest) {
     std::vector<index_t>& set = omega[std::size_t(i)];
-    for (const auto& key : s.nearest) set.push_back(key.index);
+    for (const auto& key : nearest) set.push_back(key.index);
     Random random(options.seed ^ (0xd1b54a32d192ed03ULL * std::uint64_t(i + 1)));
     for (index_t t = 0; t < options.random_pairs; ++t) {
       auto j = index_t(random.below(std::uint64_t(n - 1)));
