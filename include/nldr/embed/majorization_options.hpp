@@ -1,5 +1,13 @@
 // The public choices and outcomes of the stress-majorization embedders, nldr::Smacof and nldr::Sammon
 // (docs/methods/smacof.md, sammon.md).
+//
+// What the hooks of both methods' options hear:
+//  - `progress` (core/progress.hpp): each Guttman transform reports the fraction of the runs'
+//    iteration budget used (a converged run jumps to its end), 1 at the end (docs/tool.md, "Progress
+//    and logging");
+//  - `on_iteration` (core/iteration.hpp): called after each Guttman transform, told the run ("run 0",
+//    ...) as the phase, the raw stress as the objective and the configuration; returning false ends
+//    the fit there (status stopped). With an observer, the runs go one after the other.
 #pragma once
 
 #include <nldr/core/described.hpp>

@@ -42,14 +42,8 @@ struct SammonOptions {
   /// (MASS::sammon's tol = 1e-4 is the same test on its own steps).
   double tolerance = 1e-5;
   std::uint64_t memory_limit = 0;  ///< bytes for the N x N matrices (0: the memory available now)
-  /// Optional progress and cancel hook (core/progress.hpp): each Guttman transform reports the
-  /// fraction of the runs' iteration budget used (a converged run jumps to its end), 1 at the end
-  /// (docs/tool.md, "Progress and logging").
-  ProgressCallback progress{};
-  /// Optional observer (core/iteration.hpp) after each Guttman transform, told the run ("run 0", ...)
-  /// as the phase, the raw stress as the objective and the configuration; returning false ends the
-  /// fit there (status stopped). With an observer, the runs go one after the other.
-  IterationCallback on_iteration{};
+  ProgressCallback progress{};       ///< optional progress and cancel hook (majorization_options.hpp)
+  IterationCallback on_iteration{};  ///< optional observer of each step (majorization_options.hpp)
 
   /// The parameters a caller names (core/described.hpp; docs/registry.md).
   template <class Visitor>
