@@ -98,7 +98,6 @@ struct DiffusionMapsModel : Embedding<T>, routines::PlacesByTrainingNeighbors<Di
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("bandwidth", bandwidth, FieldRole::result);
     v("alpha", alpha, FieldRole::result);
     v("diffusion_time", diffusion_time, FieldRole::result);
@@ -299,11 +298,6 @@ DiffusionMapsModel<T> DiffusionMaps::fit(const PointsArg<T>& X, const NeighborGr
   return model;
 }
 
-NLDR_PRECOMPILED(DiffusionMapsModel<float> DiffusionMaps::fit<float>(
-    const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(DiffusionMapsModel<double> DiffusionMaps::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<DiffusionMaps, float> && GraphEmbedder<DiffusionMaps, double>);
+NLDR_GRAPH_EMBEDDER_FIT(DiffusionMaps, DiffusionMapsModel)
 
 }  // namespace nldr

@@ -4,9 +4,11 @@
 //   graph embedders     model = E{options}.fit(X, graph)        (Isomap, LLE, LTSA, ...)
 //   point embedders     model = E{options}.fit(X)               (PCA, classical MDS)
 //   distance embedders  model = E{options}.fit(precomputed(D))  (classical MDS)
-// Each embedder's header ends with a static_assert of its kind(s).
+// Each embedder's header ends with a static_assert of its kind(s); a graph embedder whose fit<T> is
+// defined outside its class names its compiled instances and its kind in one NLDR_GRAPH_EMBEDDER_FIT.
 #pragma once
 
+#include <nldr/core/precompiled.hpp>
 #include <nldr/core/precomputed.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/embed/embedding.hpp>
@@ -38,3 +40,11 @@ concept DistanceEmbedder = Real<T> && requires(const E& embedder, const Matrix<T
 };
 
 }  // namespace nldr
+
+/// After the definition of Method::fit<T>(const PointsArg<T>&, const NeighborGraph<T>&), returning
+/// Model<T>: its float and double instances, compiled once in nldr::registry (core/precompiled.hpp),
+/// and the check that Method is a GraphEmbedder.
+#define NLDR_GRAPH_EMBEDDER_FIT(Method, Model)                                                                    \
+  NLDR_PRECOMPILED(Model<float> Method::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)    \
+  NLDR_PRECOMPILED(Model<double> Method::fit<double>(const PointsArg<double>&, const NeighborGraph<double>&) const) \
+  static_assert(GraphEmbedder<Method, float> && GraphEmbedder<Method, double>);

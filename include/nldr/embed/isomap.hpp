@@ -130,7 +130,6 @@ struct IsomapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<IsomapMod
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("residual_variance", residual_variance, FieldRole::result);
     v("residual_pairs", residual_pairs, FieldRole::result);
     v("residual_sampled", residual_sampled, FieldRole::result);

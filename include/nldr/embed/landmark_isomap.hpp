@@ -149,7 +149,6 @@ struct LandmarkIsomapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<L
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("landmarks", landmarks, FieldRole::result);
     routines::visit_scaling_results(v, *this);
     v("residual_variance", residual_variance, FieldRole::result);
@@ -333,11 +332,6 @@ LandmarkIsomapModel<T> LandmarkIsomap::fit(const PointsArg<T>& X, const Neighbor
   return model;
 }
 
-NLDR_PRECOMPILED(LandmarkIsomapModel<float> LandmarkIsomap::fit<float>(
-    const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LandmarkIsomapModel<double> LandmarkIsomap::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<LandmarkIsomap, float> && GraphEmbedder<LandmarkIsomap, double>);
+NLDR_GRAPH_EMBEDDER_FIT(LandmarkIsomap, LandmarkIsomapModel)
 
 }  // namespace nldr

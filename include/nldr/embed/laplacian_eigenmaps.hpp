@@ -85,7 +85,6 @@ struct LaplacianEigenmapsModel : Embedding<T>, routines::PlacesByTrainingNeighbo
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("t", t, FieldRole::result);
     training.visit(v);
   }
@@ -231,11 +230,6 @@ LaplacianEigenmapsModel<T> LaplacianEigenmaps::fit(const PointsArg<T>& X, const 
   return result;
 }
 
-NLDR_PRECOMPILED(LaplacianEigenmapsModel<float> LaplacianEigenmaps::fit<float>(
-    const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LaplacianEigenmapsModel<double> LaplacianEigenmaps::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<LaplacianEigenmaps, float> && GraphEmbedder<LaplacianEigenmaps, double>);
+NLDR_GRAPH_EMBEDDER_FIT(LaplacianEigenmaps, LaplacianEigenmapsModel)
 
 }  // namespace nldr

@@ -105,7 +105,6 @@ struct LleModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LleModel<T>>
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("reconstruction_error", reconstruction_error, FieldRole::result);
     v("embedding_cost", embedding_cost, FieldRole::result);
     v("reg", reg, FieldRole::state);
@@ -454,11 +453,6 @@ LleModel<T> LocallyLinearEmbedding::fit(const PointsArg<T>& X, const NeighborGra
   return result;
 }
 
-NLDR_PRECOMPILED(LleModel<float> LocallyLinearEmbedding::fit<float>(
-    const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LleModel<double> LocallyLinearEmbedding::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<LocallyLinearEmbedding, float> && GraphEmbedder<LocallyLinearEmbedding, double>);
+NLDR_GRAPH_EMBEDDER_FIT(LocallyLinearEmbedding, LleModel)
 
 }  // namespace nldr

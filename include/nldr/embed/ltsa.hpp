@@ -73,7 +73,6 @@ struct LtsaModel : Embedding<T>, routines::PlacesByTrainingNeighbors<LtsaModel<T
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     training.visit(v);
   }
 
@@ -187,10 +186,6 @@ LtsaModel<T> Ltsa::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) con
   return result;
 }
 
-NLDR_PRECOMPILED(LtsaModel<float> Ltsa::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(LtsaModel<double> Ltsa::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<Ltsa, float> && GraphEmbedder<Ltsa, double>);
+NLDR_GRAPH_EMBEDDER_FIT(Ltsa, LtsaModel)
 
 }  // namespace nldr

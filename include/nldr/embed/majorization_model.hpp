@@ -67,10 +67,9 @@ struct MajorizationModel : Embedding<T> {
                   "status");
   }
 
-  /// Embedding's fields and the shared ones (the model's visit adds its own).
+  /// The fields SMACOF's and Sammon's models share (each model's visit adds its own).
   template <class Visitor>
   void visit_majorization(Visitor& v) {
-    visit_embedding(v, *this);
     v("iterations", iterations, FieldRole::result);
     v("status", status, FieldRole::state);
     v("best_run", best_run, FieldRole::result);

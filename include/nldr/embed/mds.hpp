@@ -118,7 +118,6 @@ struct MdsModel : Embedding<T> {
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     routines::visit_scaling_results(v, *this);
     v("from_distances", from_distances, FieldRole::state);
     v("mean", mean, FieldRole::state);

@@ -1,8 +1,9 @@
 // The one list of a model's fields. Every model has
 //   template <class Visitor> void visit(Visitor& v);
-// calling v(name, field, role) for each of its fields, in a fixed order. Model files
-// (registry/model_file.hpp) write and read them through it, the tool's JSON report and the Python
-// package list the results through it, so a field added to a model reaches all three.
+// calling v(name, field, role) for each of its own fields, in a fixed order; visit_model adds
+// Embedding's before them. Model files (registry/model_file.hpp) write and read them through it, the
+// tool's JSON report and the Python package list the results through it, so a field added to a
+// model reaches all three.
 #pragma once
 
 #include <nldr/core/error.hpp>
@@ -22,6 +23,13 @@ void visit_embedding(Visitor& v, Embedding<T>& embedding) {
   v("eigenvalues", embedding.eigenvalues, FieldRole::result);
   v("times", embedding.times, FieldRole::result);
   v("diagnostics", embedding.diagnostics, FieldRole::result);
+}
+
+/// Every field of `model`: Embedding's, then the model's own (its visit), the order of model files.
+template <class Visitor, class Model>
+void visit_model(Visitor& v, Model& model) {
+  visit_embedding(v, model);
+  model.visit(v);
 }
 
 /// The fields of an iterative fit's OptimizerDiagnostics (t-SNE, UMAP), after visit_embedding's.

@@ -109,7 +109,6 @@ struct PcaModel : Embedding<T> {
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     v("explained_variance", explained_variance, FieldRole::result);
     v("explained_variance_ratio", explained_variance_ratio, FieldRole::result);
     v("total_variance", total_variance, FieldRole::result);

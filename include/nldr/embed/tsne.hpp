@@ -176,7 +176,6 @@ struct TsneModel : Embedding<T> {
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     visit_optimizer(v, optimizer);
     v("kl_divergence", kl_divergence, FieldRole::result);
     v("perplexity", perplexity, FieldRole::state);
@@ -444,11 +443,7 @@ TsneModel<T> Tsne::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) con
   return model;
 }
 
-NLDR_PRECOMPILED(TsneModel<float> Tsne::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(TsneModel<double> Tsne::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<Tsne, float> && GraphEmbedder<Tsne, double>);
+NLDR_GRAPH_EMBEDDER_FIT(Tsne, TsneModel)
 static_assert(DistanceEmbedder<Tsne, float> && DistanceEmbedder<Tsne, double>);
 
 }  // namespace nldr

@@ -141,7 +141,6 @@ struct UmapModel : Embedding<T>, routines::PlacesByTrainingNeighbors<UmapModel<T
 
   template <class Visitor>
   void visit(Visitor& v) {
-    visit_embedding(v, *this);
     visit_optimizer(v, optimizer);
     v("a", a, FieldRole::result);
     v("b", b, FieldRole::result);
@@ -335,10 +334,6 @@ UmapModel<T> Umap::fit(const PointsArg<T>& X, const NeighborGraph<T>& graph) con
   return result;
 }
 
-NLDR_PRECOMPILED(UmapModel<float> Umap::fit<float>(const PointsArg<float>&, const NeighborGraph<float>&) const)
-NLDR_PRECOMPILED(UmapModel<double> Umap::fit<double>(
-    const PointsArg<double>&, const NeighborGraph<double>&) const)
-
-static_assert(GraphEmbedder<Umap, float> && GraphEmbedder<Umap, double>);
+NLDR_GRAPH_EMBEDDER_FIT(Umap, UmapModel)
 
 }  // namespace nldr

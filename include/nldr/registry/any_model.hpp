@@ -159,8 +159,8 @@ class AnyModel {
       else
         return false;
     }
-    void visit(detail::ResultCollector& collector) const override { const_cast<M&>(model).visit(collector); }
-    void visit(detail::ModelWriter& writer) const override { const_cast<M&>(model).visit(writer); }
+    void visit(detail::ResultCollector& collector) const override { visit_model(collector, const_cast<M&>(model)); }
+    void visit(detail::ModelWriter& writer) const override { visit_model(writer, const_cast<M&>(model)); }
     M model;
   };
 

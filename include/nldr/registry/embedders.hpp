@@ -175,7 +175,7 @@ AnyModel<T> fit_any(const FitInput<T>& input, const Arguments& arguments, std::s
 template <Real T, template <class> class Model>
 AnyModel<T> load_any(ModelReader& reader, ParameterValues values, std::string_view name) {
   Model<T> model;
-  model.visit(reader);
+  visit_model(reader, model);
   try {
     model.check_state();
   } catch (const invalid_argument& e) {
