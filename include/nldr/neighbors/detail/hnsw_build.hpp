@@ -195,18 +195,24 @@ inline void insert_wave(HnswIndex& index, HnswId first, HnswId end) {
   parallel_for(first, end, [&](std::int64_t id) {
     const auto& plan = plans[std::size_t(id - first)];
     const void* point = index.getDataByInternalId(HnswId(id));
-    for (std::size_t layer = 0; layer < plan.size(); ++layer)
+    std::vector<HnswId> wave_points;  // of one layer, each once however many chosen lists hold it
+    for (std::size_t layer = 0; layer < plan.size(); ++layer) {
+      wave_points.clear();
       for (const auto& chosen : plan[layer]) {
         auto* list = index.get_linklist_at_level(chosen.second, int(layer));
         const auto* ids = reinterpret_cast<const HnswId*>(list + 1);
         for (std::size_t a = 0, size = index.getListCount(list); a < size; ++a)
-          if (ids[a] >= first && ids[a] < end && ids[a] != HnswId(id)) {
-            const float d = index.fstdistfunc_(point, index.getDataByInternalId(ids[a]), index.dist_func_param_);
-            if (d > plan[layer].front().first) continue;  // the plan lists its farthest first
-            met[std::size_t(id - first)].push_back({int(layer), HnswId(id), ids[a], d});
-            met[std::size_t(id - first)].push_back({int(layer), ids[a], HnswId(id), d});
-          }
+          if (ids[a] >= first && ids[a] < end && ids[a] != HnswId(id)) wave_points.push_back(ids[a]);
       }
+      std::sort(wave_points.begin(), wave_points.end());
+      wave_points.erase(std::unique(wave_points.begin(), wave_points.end()), wave_points.end());
+      for (const HnswId other : wave_points) {
+        const float d = index.fstdistfunc_(point, index.getDataByInternalId(other), index.dist_func_param_);
+        if (d > plan[layer].front().first) continue;  // the plan lists its farthest first
+        met[std::size_t(id - first)].push_back({int(layer), HnswId(id), other, d});
+        met[std::size_t(id - first)].push_back({int(layer), other, HnswId(id), d});
+      }
+    }
   }, 4);
   links.clear();
   for (const auto& pairs : met) links.insert(links.end(), pairs.begin(), pairs.end());
