@@ -906,6 +906,20 @@ TEST_CASE("a misspelt command gets the nearest one", "[tool]") {
   require_error(nldr_run(s, "evalute"), 2, "did you mean \"evaluate\"");
 }
 
+TEST_CASE("a misspelt flag is named before any missing one, with the flag it was meant as", "[tool]") {
+  Scratch s;
+  // CLI11 alone said "--out is required" here: the required flags are checked before the unknown ones.
+  require_error(nldr_run(s, "embed --method umap --input x.csv --output y.csv"), 2,
+                "unknown option --input (did you mean \"--in\"?) (see: nldr embed --help)");
+  require_error(nldr_run(s, "embed --method umap --in x.csv --output y.csv"), 2,
+                "unknown option --output (did you mean \"--out\"?)");
+  require_error(nldr_run(s, "neighbors --in x.csv --out y.csv --kk 5"), 2,
+                "unknown option --kk (did you mean \"--k\"?)");
+  require_error(nldr_run(s, "embed --method=umap --in x.csv --out y.csv --dimm=3"), 2,
+                "unknown option --dimm (did you mean \"--dim\"?)");
+  require_error(nldr_run(s, "generate swiss-roll --out y.csv --frobnicate"), 2, "unknown option --frobnicate (see:");
+}
+
 TEST_CASE("embed --labels: a supervised UMAP fit; an unsupervised method refuses them", "[tool][labels]") {
   Scratch s;
   REQUIRE(nldr_run(s, "generate clusters-3d --n 150 --seed 2 --out " + s / "x.csv" + " --labels " + s / "l.csv")

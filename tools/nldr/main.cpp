@@ -10,7 +10,9 @@
 #include <map>
 #include <new>
 #include <regex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -80,6 +82,34 @@ void check_command(const std::string& first) {
                       ": use one of ", nldr::detail::joined(names));
 }
 
+/// " (did you mean ...)" for an unknown long flag `name`: the longest known flag it starts with
+/// (--input: --in, which spelling alone would not pick over --init), else the nearest by spelling.
+std::string nearest_flag(std::string_view name, std::span<const std::string_view> known) {
+  std::string_view best;
+  for (const auto flag : known)
+    if (flag.size() > 3 && name.starts_with(flag) && flag.size() > best.size()) best = flag;
+  if (best.empty()) return nldr::detail::did_you_mean(name, known);
+  return nldr::detail::concat(" (did you mean \"", best, "\"?)");
+}
+
+/// CLI11 checks the required flags before the unknown ones, so `embed --output y.csv` would only
+/// hear that --out is required: an unknown long flag is named first, with the one it was meant as.
+void check_flags(const CLI::App& command, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options())
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  const std::vector<std::string_view> known(names.begin(), names.end());
+  for (int a = 2; a < argc; ++a) {
+    const std::string_view argument = argv[a];
+    if (argument == "--") return;  // the rest are values
+    if (!argument.starts_with("--")) continue;
+    const std::string_view name = argument.substr(0, argument.find('='));
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      nldr::throw_invalid("option", "unknown option ", name, nearest_flag(name, known), " (see: nldr ",
+                          command.get_name(), " --help)");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,6 +124,10 @@ int main(int argc, char** argv) {
   std::string command;
   try {
     check_command(argc > 1 ? argv[1] : "");
+    if (argc > 1 && run.count(argv[1])) {
+      command = argv[1];
+      check_flags(*app.get_subcommand(command), argc, argv);
+    }
     app.parse(argc, argv);
     CLI::App* parsed = app.get_subcommands().front();
     command = parsed->get_name();
