@@ -135,16 +135,18 @@ TEMPLATE_TEST_CASE("bad options raise invalid_argument naming the parameter", "[
   CHECK_NOTHROW(ds::generate<TestType>("swiss-roll", {.n = 1}));
 }
 
-TEST_CASE("an unknown name lists the valid ones", "[datasets]") {
+TEST_CASE("an unknown name lists the valid ones and the nearest; names are case-insensitive", "[datasets]") {
   try {
     (void)ds::generate("swiss_roll");
     FAIL("no exception");
   } catch (const nldr::invalid_argument& e) {
     CHECK(e.parameter() == "name");
     const std::string message = e.what();
-    CHECK_THAT(message, ContainsSubstring("swiss_roll"));
+    CHECK_THAT(message, ContainsSubstring("unknown data set \"swiss_roll\" (did you mean \"swiss-roll\"?)"));
     for (const auto name : ds::dataset_names()) CHECK_THAT(message, ContainsSubstring(std::string(name)));
   }
+  const ds::Options options{.n = 50, .seed = 4};
+  CHECK(ds::generate("Swiss-Roll", options).points == ds::generate("swiss-roll", options).points);
 }
 
 TEMPLATE_TEST_CASE("manifold distances are a metric that bounds the 3-D distance from above", "[datasets]", float,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/names.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/datasets/clusters.hpp>
 #include <nldr/datasets/dataset.hpp>
@@ -55,18 +56,16 @@ inline constexpr auto generator_names = [] {
 inline std::span<const std::string_view> dataset_names() { return detail::generator_names; }
 
 /// Generates the data set called `name` (one of dataset_names(), e.g. "swiss-roll").
-/// Unknown names raise nldr::invalid_argument listing the valid ones.
+/// Names are case-insensitive; an unknown one raises nldr::invalid_argument listing the valid ones
+/// and the nearest.
 ///
 /// \code
 /// auto data = nldr::datasets::generate<float>("s-curve", {.n = 1500, .noise = 0.01, .seed = 3});
 /// \endcode
 template <Real T = double>
 Dataset<T> generate(std::string_view name, const Options& options = {}) {
-  for (const auto& generator : detail::generators<T>)
-    if (generator.name == name) return generator.make(options);
-  std::string valid;
-  for (const auto known : dataset_names()) valid += (valid.empty() ? "" : ", ") + std::string(known);
-  throw_invalid("name", "unknown data set \"", name, "\": use one of ", valid);
+  const std::span<const detail::Generator<T>> table(detail::generators<T>);
+  return nldr::detail::find_named(table, name, "name", "data set").make(options);
 }
 
 }  // namespace nldr::datasets

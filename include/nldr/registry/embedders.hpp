@@ -305,15 +305,7 @@ std::span<const EmbedderInfo> embedders() {
 /// \throws nldr::invalid_argument naming "method", the known names, and the nearest one.
 template <class Unused = void>
 const EmbedderInfo& find_embedder(std::string_view name) {
-  std::vector<std::string_view> known;
-  for (const auto& entry : embedders<Unused>()) {
-    if (detail::same_name(entry.name, name)) return entry;
-    for (const auto alias : entry.aliases)
-      if (detail::same_name(alias, name)) return entry;
-    known.push_back(entry.name);
-  }
-  throw_invalid("method", "unknown method \"", name, "\"", detail::did_you_mean(name, known), ": use one of ",
-                detail::joined(known));
+  return detail::find_named(embedders<Unused>(), name, "method", "method");
 }
 
 /// The stand-in that scores a sweep of one method through m landmarks (nldr::tune with an `exact` fit;

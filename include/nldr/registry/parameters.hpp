@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nldr/core/error.hpp>
+#include <nldr/core/names.hpp>
 #include <nldr/core/types.hpp>
 
 #include <algorithm>
@@ -33,56 +34,6 @@ struct ParameterSpec {
   std::string choices;
   std::string_view help;
 };
-
-namespace detail {
-
-/// Case-insensitive equality of names ("Isomap" = "isomap").
-inline bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-/// Levenshtein distance, case-insensitive: how "did you mean" finds the nearest known name.
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-/// " (did you mean \"x\"?)" for the nearest of `known` within a third of its length, else "".
-inline std::string did_you_mean(std::string_view name, std::span<const std::string_view> known) {
-  std::string_view best;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  for (const auto candidate : known) {
-    const std::size_t distance = edit_distance(name, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  if (best.empty() || best_distance > std::max<std::size_t>(2, best.size() / 3)) return "";
-  return concat(" (did you mean \"", best, "\"?)");
-}
-
-inline std::string joined(std::span<const std::string_view> names, std::string_view separator = ", ") {
-  std::string text;
-  for (const auto name : names) text += (text.empty() ? "" : std::string(separator)) + std::string(name);
-  return text;
-}
-
-}  // namespace detail
 
 /// Whether the spec list has a parameter called `name`.
 inline bool takes_parameter(std::span<const ParameterSpec> specs, std::string_view name) {

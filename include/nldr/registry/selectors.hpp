@@ -230,13 +230,7 @@ std::span<const SelectorInfo> selectors() {
 /// The selector called `name` (case-insensitive). \throws nldr::invalid_argument naming "selector".
 template <class Unused = void>
 const SelectorInfo& find_selector(std::string_view name) {
-  std::vector<std::string_view> known;
-  for (const auto& entry : selectors<Unused>()) {
-    if (detail::same_name(entry.name, name)) return entry;
-    known.push_back(entry.name);
-  }
-  throw_invalid("selector", "unknown selector \"", name, "\"", detail::did_you_mean(name, known), ": use one of ",
-                detail::joined(known));
+  return detail::find_named(selectors<Unused>(), name, "selector", "selector");
 }
 
 }  // namespace nldr
