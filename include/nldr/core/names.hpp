@@ -56,12 +56,12 @@ inline std::string did_you_mean(std::string_view name, std::span<const std::stri
   return concat(" (did you mean \"", best, "\"?)");
 }
 
+/// The names in order, `separator` between them (the "use one of ..." of an error message).
 inline std::string joined(std::span<const std::string_view> names, std::string_view separator = ", ") {
   std::string text;
   for (const auto name : names) text += (text.empty() ? "" : std::string(separator)) + std::string(name);
   return text;
 }
-
 
 /// The entry of `table` called `name`, case-insensitive (or one of its `aliases`, for entries that
 /// have them). \throws nldr::invalid_argument naming `parameter`, the known names and the nearest one.
