@@ -3,6 +3,7 @@
 //
 //   bench_umap_fashion_mnist --input X.npy --output Y.npy [--k 15] [--seed 0] [--threads 2]
 //                            [--graph exact|approximate] [--epochs E (0: UMAP's default)]
+//                            [--optimizer adam|sgd]
 //
 // The graph: HNSW (ApproximateKNearest, when built with hnswlib; umap-learn and uwot search
 // approximately too) or the exact kNN; then nldr::Umap with umap-learn's defaults. Prints one JSON
@@ -52,8 +53,11 @@ int main(int argc, char** argv) {
   }
   const double graph_seconds = clock.seconds();
   clock.restart();
+  const std::string optimizer = option("optimizer", "adam");
+  if (optimizer != "adam" && optimizer != "sgd") throw std::invalid_argument("--optimizer: adam or sgd");
   const auto model = nldr::Umap{{.n_epochs = std::stoi(option("epochs", "0")),
-                                      .seed = std::uint64_t(std::stoull(option("seed", "0")))}}.fit(X, graph);
+                                 .optimizer = optimizer == "sgd" ? nldr::UmapOptimizer::sgd : nldr::UmapOptimizer::adam,
+                                 .seed = std::uint64_t(std::stoull(option("seed", "0")))}}.fit(X, graph);
   const double fit_seconds = clock.seconds();
   nldr::io::write_npy(option("output", "Y.npy"), model.coordinates);
   std::string stages;  // the fit's own stages: fuzzy graph, initialization, optimization, ...
