@@ -1,5 +1,6 @@
 // Classical MDS: equals PCA on Euclidean distances; negative eigenvalues against a literal
 // B = -1/2 J D^2 J decomposed by Eigen.
+#include "brute_force.hpp"
 #include "catch.hpp"
 #include "compare_embeddings.hpp"
 
@@ -15,22 +16,11 @@
 namespace {
 
 template <class T>
-nldr::Matrix<T> gaussian_points(int n, int d, std::uint64_t seed) {
-  nldr::Random random(seed);
-  nldr::Matrix<T> X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = T(random.normal() * (d - j));  // distinct variances per axis
-  return X;
+nldr::Matrix<T> gaussian_points(int n, int d, std::uint64_t seed) {  // distinct variances per axis
+  return brute_force::gaussian<T>(n, d, seed, [d](int j) { return double(d - j); });
 }
 
-template <class T>
-nldr::Matrix<T> euclidean_distances(const nldr::Matrix<T>& X) {
-  nldr::Matrix<T> D(X.rows(), X.rows());
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    for (Eigen::Index j = 0; j < X.rows(); ++j)
-      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
-  return D;
-}
+using brute_force::distances;
 
 
 }  // namespace
@@ -43,7 +33,7 @@ TEMPLATE_TEST_CASE("MDS of Euclidean distances equals PCA up to sign", "[mds]", 
     INFO("N = " << n);
     const auto X = gaussian_points<TestType>(n, 4, 2);
     const auto pca = nldr::Pca{{.dim = 3, .algorithm = nldr::PcaAlgorithm::covariance}}.fit(X);
-    const auto mds = nldr::ClassicalMds{{.dim = 3}}.fit(nldr::precomputed(euclidean_distances(X)));
+    const auto mds = nldr::ClassicalMds{{.dim = 3}}.fit(nldr::precomputed(distances(X)));
     REQUIRE(mds.diagnostics.solver == (n > 200 ? "spectra-lanczos" : "dense"));
     // Coordinates of scale ~4: float rounding of the distances (squared, centered) costs ~1e-4
     // absolute; double agrees to 1e-8.
@@ -93,16 +83,16 @@ TEMPLATE_TEST_CASE("MDS recovers a configuration from its distances (up to a rig
   // Four points of a 3 x 4 rectangle: the 2-D embedding's pairwise distances equal the input's.
   nldr::Matrix<TestType> X(4, 2);
   X << 0, 0, 3, 0, 3, 4, 0, 4;
-  const auto D = euclidean_distances(X);
+  const auto D = distances(X);
   const auto mds = nldr::ClassicalMds{{.dim = 2, .negative_eigenvalues = 0}}.fit(nldr::precomputed(D));
-  const auto again = euclidean_distances(mds.coordinates);
+  const auto again = distances(mds.coordinates);
   REQUIRE((again - D).template cast<double>().cwiseAbs().maxCoeff() < 1e-5);
   REQUIRE(mds.negative_eigenvalues.size() == 0);
 }
 
 TEMPLATE_TEST_CASE("MDS rejects bad dissimilarities and sizes", "[mds]", float, double) {
   const auto X = gaussian_points<TestType>(6, 2, 1);
-  nldr::Matrix<TestType> D = euclidean_distances(X);
+  nldr::Matrix<TestType> D = distances(X);
   const nldr::ClassicalMds mds{{.dim = 2}};
   REQUIRE_THROWS_WITH(mds.fit(nldr::precomputed(D.leftCols(5).eval())), ContainsSubstring("square"));
   auto asym = D;

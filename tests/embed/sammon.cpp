@@ -2,6 +2,7 @@
 // R's MASS::sammon on committed data (tests/data/make_mds_references.py), the reported stress against
 // the formula, monotone stress, transform, equality with SMACOF weighted by 1 / delta, thread-count
 // independence and named errors.
+#include "brute_force.hpp"
 #include "catch.hpp"
 #include "mds_references.hpp"
 
@@ -29,14 +30,7 @@ nldr::Matrix<T> plane_points(int n, std::uint64_t seed) {
   return X;
 }
 
-template <class T>
-nldr::Matrix<T> distances(const nldr::Matrix<T>& X) {
-  nldr::Matrix<T> D(X.rows(), X.rows());
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    for (Eigen::Index j = 0; j < X.rows(); ++j)
-      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
-  return D;
-}
+using brute_force::distances;
 
 /// Sammon's stress of configuration Y for dissimilarities D, literally.
 template <class A, class B>

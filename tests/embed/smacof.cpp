@@ -3,6 +3,7 @@
 // missing dissimilarities through weights, the monotone regression against its min-max formula (in
 // chunks too) and, with large tie blocks, against a textbook one, both stress passes against their
 // pair-by-pair definition, monotone stress, transform, thread-count independence and named errors.
+#include "brute_force.hpp"
 #include "catch.hpp"
 #include "mds_references.hpp"
 
@@ -18,23 +19,13 @@
 
 namespace smacof_test {
 
+/// Gaussian points with standard deviation 1 + j along axis j.
 template <class T>
 nldr::Matrix<T> gaussian(int n, int d, std::uint64_t seed) {
-  nldr::Random random(seed);
-  nldr::Matrix<T> X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = T(random.normal() * (1 + j));
-  return X;
+  return brute_force::gaussian<T>(n, d, seed, [](int j) { return 1.0 + j; });
 }
 
-template <class T>
-nldr::Matrix<T> distances(const nldr::Matrix<T>& X) {
-  nldr::Matrix<T> D(X.rows(), X.rows());
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    for (Eigen::Index j = 0; j < X.rows(); ++j)
-      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
-  return D;
-}
+using brute_force::distances;
 
 /// Largest |D_X(i, j) - D_Y(i, j)| relative to the largest D_X.
 template <class A, class B>

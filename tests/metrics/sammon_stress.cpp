@@ -1,6 +1,7 @@
 // Sammon's stress (Sammon 1969) against a brute-force double loop written from the formula, for points
 // and precomputed distances, float and double; MASS::sammon's value on R's eurodist is in
 // tests/embed/sammon.cpp.
+#include "brute_force.hpp"
 #include "catch.hpp"
 
 #include <nldr/core/random.hpp>
@@ -11,23 +12,7 @@
 
 namespace sammon_stress_test {
 
-template <class T>
-nldr::Matrix<T> random_points(int n, int d, std::uint64_t seed) {
-  nldr::Random random(seed);
-  nldr::Matrix<T> X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = T(random.normal());
-  return X;
-}
-
-template <class T>
-nldr::Matrix<T> distance_matrix(const nldr::Matrix<T>& X) {
-  nldr::Matrix<T> D(X.rows(), X.rows());
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    for (Eigen::Index j = 0; j < X.rows(); ++j)
-      D(i, j) = T((X.row(i).template cast<double>() - X.row(j).template cast<double>()).norm());
-  return D;
-}
+using brute_force::distances;
 
 /// E = sum_{i<j} (delta - d)^2 / delta / sum_{i<j} delta, literally.
 template <class T>
@@ -47,15 +32,15 @@ double brute_force_sammon(const nldr::Matrix<T>& X, const nldr::Matrix<T>& Y) {
 
 TEMPLATE_TEST_CASE("sammon_stress equals the brute-force formula", "[stress][sammon]", float, double) {
   using namespace sammon_stress_test;
-  const auto X = random_points<TestType>(50, 5, 3);
-  const auto Y = random_points<TestType>(50, 2, 4);
+  const auto X = brute_force::gaussian<TestType>(50, 5, 3);
+  const auto Y = brute_force::gaussian<TestType>(50, 2, 4);
   const double expected = brute_force_sammon(X, Y);
   const double tolerance = std::is_same_v<TestType, float> ? 1e-5 : 1e-12;
   const auto from_points = nldr::metrics::sammon_stress(X, Y);
   CHECK_THAT(from_points.stress, WithinRel(expected, tolerance));
   CHECK(from_points.pairs == 50 * 49 / 2);
   CHECK_FALSE(from_points.sampled);
-  const auto DX = distance_matrix(X), DY = distance_matrix(Y);
+  const auto DX = distances(X), DY = distances(Y);
   CHECK_THAT(nldr::metrics::sammon_stress(nldr::metrics::precomputed(DX), nldr::metrics::precomputed(DY)).stress,
              WithinRel(expected, tolerance));
   // An exact copy has stress 0; a uniform scaling by c has E = (1 - c)^2 sum delta / sum delta = (1 - c)^2.
@@ -71,9 +56,9 @@ TEMPLATE_TEST_CASE("sammon_stress equals the brute-force formula", "[stress][sam
 
 TEST_CASE("sammon_stress refuses coincident reference points and mismatched inputs", "[stress][sammon]") {
   using namespace sammon_stress_test;
-  auto X = random_points<double>(10, 3, 5);
-  const auto Y = random_points<double>(10, 2, 6);
+  auto X = brute_force::gaussian<double>(10, 3, 5);
+  const auto Y = brute_force::gaussian<double>(10, 2, 6);
   X.row(7) = X.row(2);
   CHECK_THROWS_CONTAINING(nldr::metrics::sammon_stress(X, Y), nldr::invalid_argument, "points 2 and 7");
-  CHECK_THROWS_AS(nldr::metrics::sammon_stress(random_points<double>(9, 3, 1), Y), nldr::invalid_argument);
+  CHECK_THROWS_AS(nldr::metrics::sammon_stress(brute_force::gaussian<double>(9, 3, 1), Y), nldr::invalid_argument);
 }

@@ -1,6 +1,7 @@
 // The automatic choice of the neighbor search (selector.hpp) against the measured crossover of
 // docs/benchmarks.md, the search each selector reports in its SelectionReport, and the
 // high-dimensional data of the scale benchmark.
+#include "brute_force.hpp"
 #include "catch.hpp"
 
 #include <nldr/core/random.hpp>
@@ -18,19 +19,6 @@
 #include <vector>
 
 using nldr::NeighborSearch;
-
-namespace test_search_choice {
-
-template <class T>
-nldr::Matrix<T> gaussian_points(int n, int d, std::uint64_t seed) {
-  nldr::Random rng(seed);
-  nldr::Matrix<T> X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < d; ++c) X(i, c) = T(rng.normal());
-  return X;
-}
-
-}  // namespace test_search_choice
 
 // The reference: exact CPU seconds / HNSW CPU seconds measured on Fashion-MNIST (k = 15, float,
 // defaults; docs/benchmarks.md, "Automatic choice"). The model must follow them.
@@ -89,8 +77,8 @@ TEST_CASE("choose_neighbor_search: k-d tree in low D, HNSW only for large N in h
 
 TEMPLATE_TEST_CASE("every selector reports the search that found its lists", "[neighbors][search]", float, double) {
   using T = TestType;
-  const nldr::Matrix<T> low = test_search_choice::gaussian_points<T>(200, 3, 5);
-  const nldr::Matrix<T> high = test_search_choice::gaussian_points<T>(200, 40, 6);
+  const nldr::Matrix<T> low = brute_force::gaussian<T>(200, 3, 5);
+  const nldr::Matrix<T> high = brute_force::gaussian<T>(200, 40, 6);
   using nldr::SearchBackend;
   CHECK(nldr::KNearest{5}(low).selection().search == "kdtree");
   CHECK(nldr::KNearest{5}(high).selection().search == "brute-force");
