@@ -239,14 +239,7 @@ TEST_CASE("The index's distance kernels agree with a double-precision sum for ev
 
 TEST_CASE("ApproximateKNearest rejects bad input naming the parameter and the fix", "[neighbors][approximate_knn]") {
   const nldr::Matrix<double> X = test_exact::uniform_points<double>(20, 4, 1);
-  auto parameter_of = [](auto&& call) {
-    try {
-      call();
-    } catch (const nldr::invalid_argument& e) {
-      return e.parameter() + ": " + e.what();
-    }
-    return std::string("no exception");
-  };
+  using test_exact::parameter_of;
   CHECK_THAT(parameter_of([&] { (void)ApproximateKNearest{.k = 20}(X); }), ContainsSubstring("k: k = 20 must be < N = 20"));
   CHECK_THAT(parameter_of([&] { (void)ApproximateKNearest{.k = 0}(X); }), ContainsSubstring("k: k = 0 must be >= 1"));
   CHECK_THAT(parameter_of([&] { (void)ApproximateKNearest{.k = 5, .ef = 4}(X); }), ContainsSubstring("ef: ef = 4 must be >= k = 5"));

@@ -143,12 +143,7 @@ TEST_CASE("EpsilonBall gives the same graph for 1 and 2 threads", "[neighbors][e
     const auto two = EpsilonBall{.radius = radius}(X);
     INFO("D = " << d);
     REQUIRE(one.num_edges() > 0);
-    CHECK(std::vector<nldr::offset_t>(one.offsets().begin(), one.offsets().end()) ==
-          std::vector<nldr::offset_t>(two.offsets().begin(), two.offsets().end()));
-    CHECK(std::vector<nldr::index_t>(one.indices().begin(), one.indices().end()) ==
-          std::vector<nldr::index_t>(two.indices().begin(), two.indices().end()));
-    CHECK(std::vector<double>(one.distances().begin(), one.distances().end()) ==
-          std::vector<double>(two.distances().begin(), two.distances().end()));
+    test_exact::check_same_graph(one, two);
   }
   nldr::set_threads(saved);
 }

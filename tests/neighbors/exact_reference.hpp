@@ -1,6 +1,7 @@
 // Literal O(N^2) references and test data for the exact selectors (knn.cpp, epsilon_ball.cpp).
 #pragma once
 
+#include <nldr/core/error.hpp>
 #include <nldr/core/random.hpp>
 #include <nldr/core/types.hpp>
 #include <nldr/neighbors/graph.hpp>
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -84,6 +86,28 @@ nldr::Matrix<T> grid_with_duplicates(int side, int d, int copies, std::uint64_t 
     for (int c = 0, code = order[i]; c < d; ++c, code /= side) X(i, c) = T(code % side);
   for (int i = 0; i < copies; ++i) X.row(n_grid + i) = X.row(int(rng.below(std::uint64_t(n_grid))));
   return X;
+}
+
+/// Checks that two graphs hold the same lists bit for bit: offsets, neighbors and distances.
+template <class T>
+void check_same_graph(const nldr::NeighborGraph<T>& a, const nldr::NeighborGraph<T>& b) {
+  CHECK(std::vector<nldr::offset_t>(a.offsets().begin(), a.offsets().end()) ==
+        std::vector<nldr::offset_t>(b.offsets().begin(), b.offsets().end()));
+  CHECK(std::vector<nldr::index_t>(a.indices().begin(), a.indices().end()) ==
+        std::vector<nldr::index_t>(b.indices().begin(), b.indices().end()));
+  CHECK(std::vector<T>(a.distances().begin(), a.distances().end()) ==
+        std::vector<T>(b.distances().begin(), b.distances().end()));
+}
+
+/// "parameter: message" of the nldr::invalid_argument that call() throws, or "no exception".
+template <class Call>
+std::string parameter_of(Call&& call) {
+  try {
+    call();
+  } catch (const nldr::invalid_argument& e) {
+    return e.parameter() + ": " + e.what();
+  }
+  return "no exception";
 }
 
 }  // namespace test_exact

@@ -144,24 +144,14 @@ TEST_CASE("KNearest gives the same graph for 1 and 2 threads", "[neighbors][knn]
     nldr::set_threads(2);
     const auto two = KNearest{8}(X);
     INFO("D = " << c.d);
-    CHECK(std::vector<nldr::index_t>(one.indices().begin(), one.indices().end()) ==
-          std::vector<nldr::index_t>(two.indices().begin(), two.indices().end()));
-    CHECK(std::vector<double>(one.distances().begin(), one.distances().end()) ==
-          std::vector<double>(two.distances().begin(), two.distances().end()));
+    test_exact::check_same_graph(one, two);
   }
   nldr::set_threads(saved);
 }
 
 TEST_CASE("KNearest rejects bad input naming the parameter and the fix", "[neighbors][knn]") {
   const nldr::Matrix<double> X = test_exact::uniform_points<double>(10, 2, 1);
-  auto parameter_of = [](auto&& call) {
-    try {
-      call();
-    } catch (const nldr::invalid_argument& e) {
-      return e.parameter() + ": " + e.what();
-    }
-    return std::string("no exception");
-  };
+  using test_exact::parameter_of;
   CHECK_THAT(parameter_of([&] { (void)KNearest{0}(X); }), ContainsSubstring("k: k = 0 must be >= 1"));
   CHECK_THAT(parameter_of([&] { (void)KNearest{-3}(X); }), ContainsSubstring("k: k = -3"));
   CHECK_THAT(parameter_of([&] { (void)KNearest{10}(X); }), ContainsSubstring("k: k = 10 must be < N = 10"));

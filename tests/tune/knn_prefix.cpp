@@ -22,12 +22,7 @@ TEMPLATE_TEST_CASE("knn_prefix equals KNearest{k} exactly, ties and duplicates i
         const auto prefix = nldr::knn_prefix(widest, k);
         const auto direct = nldr::KNearest{.k = k, .backend = backend}(X);
         REQUIRE(prefix.size() == direct.size());
-        CHECK(std::vector<nldr::offset_t>(prefix.offsets().begin(), prefix.offsets().end()) ==
-              std::vector<nldr::offset_t>(direct.offsets().begin(), direct.offsets().end()));
-        CHECK(std::vector<nldr::index_t>(prefix.indices().begin(), prefix.indices().end()) ==
-              std::vector<nldr::index_t>(direct.indices().begin(), direct.indices().end()));
-        CHECK(std::vector<T>(prefix.distances().begin(), prefix.distances().end()) ==
-              std::vector<T>(direct.distances().begin(), direct.distances().end()));
+        test_exact::check_same_graph(prefix, direct);
         CHECK_FALSE(prefix.is_symmetric());
         CHECK(prefix.selection().selector == "knn(k=" + std::to_string(k) + ")");
         CHECK(prefix.selection().candidate_edges == direct.selection().candidate_edges);

@@ -32,12 +32,7 @@ TEMPLATE_TEST_CASE("radius_prefix equals EpsilonBall{radius} exactly, points on 
         const auto prefix = nldr::radius_prefix(widest, radius);
         const auto direct = nldr::EpsilonBall{.radius = radius, .backend = backend}(X);
         REQUIRE(prefix.size() == direct.size());
-        CHECK(std::vector<nldr::offset_t>(prefix.offsets().begin(), prefix.offsets().end()) ==
-              std::vector<nldr::offset_t>(direct.offsets().begin(), direct.offsets().end()));
-        CHECK(std::vector<nldr::index_t>(prefix.indices().begin(), prefix.indices().end()) ==
-              std::vector<nldr::index_t>(direct.indices().begin(), direct.indices().end()));
-        CHECK(std::vector<T>(prefix.distances().begin(), prefix.distances().end()) ==
-              std::vector<T>(direct.distances().begin(), direct.distances().end()));
+        test_exact::check_same_graph(prefix, direct);
         CHECK(prefix.is_symmetric());
         CHECK(prefix.selection().selector == direct.selection().selector);
       }
