@@ -53,8 +53,7 @@ Dataset<T> punctured_sphere(const Options& options = {}) {
     const double azimuth = random.uniform(0, 2 * std::numbers::pi);
     const double rho = std::sqrt(std::max(0.0, 1 - z * z));
     const PuncturedSphereGeodesic::Point p{rho * std::cos(azimuth), rho * std::sin(azimuth), z};
-    const auto uv = PuncturedSphereGeodesic::to_stereographic(p);
-    return detail::SurfaceSample{{p[0], p[1], p[2]}, {uv[0], uv[1]}, z};
+    return detail::SurfaceSample{p, PuncturedSphereGeodesic::to_stereographic(p), z};
   });
   data.geodesic = PuncturedSphereGeodesic(punctured_sphere_z_max);
   return data;
